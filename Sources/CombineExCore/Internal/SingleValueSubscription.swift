@@ -1,0 +1,105 @@
+import Synchronization
+
+/// The subscription of publishers that emit one value and finish (``Just``,
+/// `Result.Publisher`, `Optional.Publisher`): the value goes out on the first demand, followed
+/// by `.finished`; cancel before that delivers nothing.
+///
+/// Like ``DrainState``, it starts owned by the publisher's `receive(subscriber:)`, which calls
+/// ``start()`` after `receive(subscription:)` returns, so that the common case (demand requested
+/// during subscription) delivers from code specialized for the pipeline.
+@usableFromInline
+final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
+  CustomStringConvertible, @unchecked Sendable
+{
+  // @unchecked Sendable: `phase` decides, atomically, the one thread that may touch `downstream`
+  // and `value` after initialization.
+  /// Where the subscription is in its life; the raw values of an atomic.
+  @usableFromInline
+  enum Phase: UInt8 {
+    /// Inside `receive(subscriber:)`, before ``start()``; no demand yet.
+    case starting
+    /// Inside `receive(subscriber:)`, and demand arrived: ``start()`` delivers.
+    case startingWithDemand
+    /// Started, waiting for demand.
+    case waiting
+    /// Delivered or cancelled.
+    case done
+  }
+
+  @usableFromInline
+  let phase = Atomic<UInt8>(Phase.starting.rawValue)
+
+  @usableFromInline
+  var downstream: Downstream?
+
+  @usableFromInline
+  var value: Downstream.Input?
+
+  @inlinable
+  init(downstream: Downstream, value: Downstream.Input) {
+    self.downstream = downstream
+    self.value = value
+  }
+
+  @usableFromInline
+  var description: String { "Just" }
+
+  /// Ends the start phase: delivers if demand arrived meanwhile, cleans up if cancelled.
+  @inlinable
+  func start() {
+    let (exchanged, original) = phase.compareExchange(
+      expected: Phase.starting.rawValue, desired: Phase.waiting.rawValue,
+      ordering: .acquiringAndReleasing)
+    if exchanged { return }
+    if original == Phase.startingWithDemand.rawValue {
+      phase.store(Phase.done.rawValue, ordering: .releasing)
+      deliver()
+    } else {
+      cleanUp()
+    }
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    guard demand != .none else { return }
+    var current = phase.load(ordering: .acquiring)
+    while true {
+      let next: Phase
+      switch Phase(rawValue: current) {
+      case .starting: next = .startingWithDemand
+      case .waiting: next = .done
+      default: return
+      }
+      let (exchanged, original) = phase.compareExchange(
+        expected: current, desired: next.rawValue, ordering: .acquiringAndReleasing)
+      if exchanged {
+        if next == .done { deliver() }
+        return
+      }
+      current = original
+    }
+  }
+
+  @inlinable
+  func cancel() {
+    let previous = phase.exchange(Phase.done.rawValue, ordering: .acquiringAndReleasing)
+    // While starting, the starter owns the fields and cleans up in `start()`.
+    if previous == Phase.waiting.rawValue { cleanUp() }
+  }
+
+  @inlinable
+  func deliver() {
+    let downstream = self.downstream
+    let value = self.value
+    cleanUp()
+    guard let downstream, let value else { return }
+    _ = downstream.receive(value)
+    downstream.receive(completion: .finished)
+  }
+
+  @inlinable
+  func cleanUp() {
+    downstream = nil
+    value = nil
+  }
+}

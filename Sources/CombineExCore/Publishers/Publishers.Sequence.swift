@@ -1,0 +1,145 @@
+extension Sequence {
+  /// A publisher that publishes the elements of this sequence, then finishes.
+  ///
+  /// ```swift
+  /// let cancellable = ["a", "b"].publisher.sink { print($0) }
+  /// // Prints: a, b
+  /// ```
+  @inlinable
+  public var publisher: Publishers.Sequence<Self, Never> {
+    Publishers.Sequence(sequence: self)
+  }
+}
+
+extension Publishers {
+  /// A publisher that publishes a given sequence of elements.
+  ///
+  /// Elements are produced as the subscriber requests them, one `next()` ahead so that the
+  /// completion follows the last element without further demand. An empty sequence finishes at
+  /// once. Each subscription iterates the sequence anew.
+  @frozen
+  public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
+    /// The kind of values published by this publisher.
+    public typealias Output = Elements.Element
+
+    /// The sequence of elements to publish.
+    public let sequence: Elements
+
+    /// Creates a publisher for a sequence of elements.
+    @inlinable
+    public init(sequence: Elements) {
+      self.sequence = sequence
+    }
+
+    /// Attaches the subscriber, which receives elements as it requests them.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where Failure == S.Failure, Elements.Element == S.Input {
+      var iterator = sequence.makeIterator()
+      if let first = iterator.next() {
+        let subscription = SequenceSubscription(
+          downstream: subscriber, first: first, rest: iterator)
+        subscriber.receive(subscription: subscription)
+        // Demand requested during `receive(subscription:)` is served here, by specialized code
+        // (see DrainState).
+        subscription.produce()
+      } else {
+        subscriber.receive(subscription: Subscriptions.empty)
+        subscriber.receive(completion: .finished)
+      }
+    }
+  }
+}
+
+extension Publishers.Sequence: Equatable where Elements: Equatable {}
+extension Publishers.Sequence: Sendable where Elements: Sendable {}
+
+/// The subscription of `Publishers.Sequence`: a lock-free production loop over ``DrainState``.
+@usableFromInline
+final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>:
+  Subscription, CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Iterator.Element {
+  // @unchecked Sendable: `drain` is atomic; `iterator`, `upcoming` and `downstream` are touched
+  // only by the thread that owns the drainer role (or, after cancel, the one that cleans up).
+  @usableFromInline
+  let drain = DrainState()
+
+  @usableFromInline
+  var iterator: Iterator
+
+  /// The next element, read one ahead so that `.finished` follows the last element at once.
+  @usableFromInline
+  var upcoming: Iterator.Element?
+
+  @usableFromInline
+  var downstream: Downstream?
+
+  @inlinable
+  init(downstream: Downstream, first: Iterator.Element, rest: Iterator) {
+    self.downstream = downstream
+    upcoming = first
+    iterator = rest
+  }
+
+  @usableFromInline
+  var description: String { "Sequence" }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    guard demand != .none, drain.add(demand) else { return }
+    produce()
+  }
+
+  @inlinable
+  func cancel() {
+    if drain.cancel() { cleanUp() }
+  }
+
+  /// The production loop, run by the drainer only.
+  ///
+  /// The iterator, the look-ahead element and the downstream live in locals while the loop
+  /// runs (only the drainer may touch them), and are written back when it pauses for demand.
+  @inlinable
+  func produce() {
+    guard let downstream, var element = upcoming else { return finishDraining() }
+    var iterator = self.iterator
+    while true {
+      guard let demand = drain.demandIfLive() else {
+        cleanUp()
+        return
+      }
+      if demand == 0 {
+        self.iterator = iterator
+        upcoming = element
+        if drain.stopDraining() { return }
+        continue
+      }
+      drain.consumeOne(of: demand)
+      let next = iterator.next()
+      let more = downstream.receive(element)
+      guard let next else {
+        // Unless the subscriber cancelled from inside `receive`, the last element is followed
+        // by the completion at once, without waiting for more demand.
+        let wasLive = drain.demandIfLive() != nil
+        drain.finish()
+        cleanUp()
+        if wasLive { downstream.receive(completion: .finished) }
+        return
+      }
+      element = next
+      if more != .none { _ = drain.add(more) }
+    }
+  }
+
+  /// Leaves the loop when there is no downstream (after a cancel): stop or clean up.
+  @inlinable
+  func finishDraining() {
+    if drain.demandIfLive() == nil { cleanUp() } else { _ = drain.stopDraining() }
+  }
+
+  @inlinable
+  func cleanUp() {
+    downstream = nil
+    upcoming = nil
+  }
+}

@@ -1,0 +1,85 @@
+/// A subject that wraps a single value and publishes a new element whenever the value changes.
+///
+/// A new subscriber receives the current value as soon as it requests any demand, then every
+/// value sent afterwards. A subscriber without demand when a value is sent receives the latest
+/// value on its next request (values in between are skipped for it).
+///
+/// ```swift
+/// let subject = CurrentValueSubject<Int, Never>(1)
+/// let cancellable = subject.sink { print($0) }  // Prints: 1
+/// subject.send(2)  // Prints: 2
+/// subject.value = 3  // Prints: 3
+/// print(subject.value)  // Prints: 3
+/// ```
+///
+/// Threading follows ``PassthroughSubject``. `value` can be read and written from any thread;
+/// after `send(x)` returns, `value` is `x` on every thread, even if delivery of `x` was handed
+/// to a thread that is still delivering an earlier value.
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+  // @unchecked Sendable: `currentValue` and `isComplete` are guarded by `lock`; the rest lives in
+  // `core`, which is thread-safe.
+  @usableFromInline
+  let core: SubjectCore<Output, Failure>
+
+  @usableFromInline
+  let lock = Lock()
+
+  @usableFromInline
+  var currentValue: Output
+
+  @usableFromInline
+  var isComplete = false
+
+  /// The value wrapped by this subject, published as a new element whenever it changes.
+  ///
+  /// Setting it is the same as calling ``send(_:)``.
+  @inlinable
+  public var value: Output {
+    get { lock.withLock { currentValue } }
+    set { send(newValue) }
+  }
+
+  /// Creates a current value subject with the given initial value.
+  @inlinable
+  public init(_ value: Output) {
+    currentValue = value
+    core = SubjectCore(replaying: value)
+  }
+
+  deinit {
+    core.cancelUpstream()
+  }
+
+  /// Attaches a subscriber, which receives the current value on its first demand.
+  @inlinable
+  public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+    core.perform(.attach(SubjectConduitTo(subject: core, downstream: subscriber)))
+  }
+
+  /// Sets the value and sends it to every subscriber. Ignored after a completion.
+  @inlinable
+  public func send(_ input: Output) {
+    let accepted = lock.withLock { () -> Bool in
+      guard !isComplete else { return false }
+      currentValue = input
+      return true
+    }
+    if accepted {
+      core.perform(.value(input))
+    }
+  }
+
+  /// Sends a completion to every subscriber. Later values are ignored and `value` keeps its
+  /// last value.
+  @inlinable
+  public func send(completion: Subscribers.Completion<Failure>) {
+    lock.withLock { isComplete = true }
+    core.perform(.completion(completion))
+  }
+
+  /// Keeps an upstream subscription (when the subject subscribes to a publisher) and requests
+  /// unlimited values from it. It is cancelled when the subject is deinitialized.
+  public func send(subscription: any Subscription) {
+    core.receiveUpstream(subscription)
+  }
+}

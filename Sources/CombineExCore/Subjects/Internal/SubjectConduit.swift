@@ -1,0 +1,199 @@
+import Synchronization
+
+/// The subscription a subject hands to one subscriber.
+///
+/// The base class holds what every conduit shares (its subject and its atomic state); the
+/// subclass ``SubjectConduitTo`` holds the subscriber itself, with its concrete type, so that
+/// delivery is a direct, specialized call.
+///
+/// Only the thread that holds the subject's delivery token calls `deliver`, `start` and `end`;
+/// `request` and `cancel` may come from any thread.
+@usableFromInline
+class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
+  @unchecked Sendable
+{
+  // @unchecked Sendable: `state` is atomic; everything else is immutable or, in the subclass,
+  // touched only by the subject's token holder.
+  @usableFromInline
+  let subject: SubjectCore<Output, Failure>
+
+  /// Demand and flags; see ``SubjectConduitState``.
+  @usableFromInline
+  let state: Atomic<UInt>
+
+  /// Sends a value to the subscriber and returns its additional demand.
+  ///
+  /// A stored function rather than an overridden method: it is created where the subscriber's
+  /// type is known (the subject's `receive(subscriber:)`, compiled in the caller's module), so
+  /// it is code specialized for the whole downstream pipeline. A class method reached through
+  /// the vtable of a generic class would run unspecialized generic code, several times slower.
+  @usableFromInline
+  let send: (SubjectConduit<Output, Failure>, Output) -> Subscribers.Demand
+
+  @inlinable
+  init(
+    subject: SubjectCore<Output, Failure>,
+    send: @escaping (SubjectConduit<Output, Failure>, Output) -> Subscribers.Demand
+  ) {
+    self.subject = subject
+    self.send = send
+    state = Atomic(subject.replaysCurrentValue ? SubjectConduitState.owesCurrentValue : 0)
+  }
+
+  @usableFromInline
+  var description: String {
+    subject.replaysCurrentValue ? "CurrentValueSubject" : "PassthroughSubject"
+  }
+
+  // MARK: Called by the token holder
+
+  /// Hands the subscriber this subscription.
+  @usableFromInline
+  func start() {}
+
+  /// Hands the subscriber `Subscriptions.empty` and the completion, for a subscriber that
+  /// arrives after the subject completed.
+  @usableFromInline
+  func startCompleted(_ completion: Subscribers.Completion<Failure>) {}
+
+  /// Sends the completion downstream and releases the subscriber.
+  @usableFromInline
+  func finish(_ completion: Subscribers.Completion<Failure>) {}
+
+  /// Releases the subscriber without telling it anything (after a cancel).
+  @usableFromInline
+  func release() {}
+
+  /// Delivers a value if the subscriber has demand; otherwise, for a replaying subject,
+  /// remembers that the subscriber now owes the current value.
+  @inlinable
+  final func offer(_ value: Output) {
+    let current = state.load(ordering: .acquiring)
+    if current & SubjectConduitState.terminated != 0 { return }
+    let demand = current & SubjectConduitState.demandMask
+    if demand == 0 {
+      if subject.replaysCurrentValue {
+        state.bitwiseOr(SubjectConduitState.owesCurrentValue, ordering: .relaxed)
+      }
+      return
+    }
+    if current & SubjectConduitState.owesCurrentValue != 0 {
+      state.bitwiseAnd(~SubjectConduitState.owesCurrentValue, ordering: .relaxed)
+    }
+    if demand != SubjectConduitState.unlimited {
+      // Only the token holder subtracts and other threads only add, so this cannot underflow.
+      state.subtract(1, ordering: .relaxed)
+    }
+    let more = send(self, value)
+    if more != .none { addDemand(more) }
+  }
+
+  /// Delivers the current value if the subscriber owes it and has demand.
+  @inlinable
+  final func offerCurrentValue(_ value: Output) {
+    let current = state.load(ordering: .acquiring)
+    guard current & SubjectConduitState.owesCurrentValue != 0,
+      current & SubjectConduitState.demandMask != 0
+    else { return }
+    offer(value)
+  }
+
+  /// Marks the conduit terminated; returns whether it was still live.
+  @inlinable
+  final func terminate() -> Bool {
+    state.bitwiseOr(SubjectConduitState.terminated, ordering: .acquiringAndReleasing).oldValue
+      & SubjectConduitState.terminated == 0
+  }
+
+  @inlinable
+  final var isTerminated: Bool {
+    state.load(ordering: .acquiring) & SubjectConduitState.terminated != 0
+  }
+
+  // MARK: Subscription (any thread)
+
+  @inlinable
+  final func addDemand(_ demand: Subscribers.Demand) {
+    let added = SubjectConduitState.bits(for: demand)
+    var current = state.load(ordering: .relaxed)
+    while true {
+      let updated = SubjectConduitState.adding(added, to: current)
+      if updated == current { return }
+      let (exchanged, original) = state.compareExchange(
+        expected: current, desired: updated, ordering: .acquiringAndReleasing)
+      if exchanged { return }
+      current = original
+    }
+  }
+
+  /// Adds demand; a replaying subject then delivers the current value if it is owed.
+  @inlinable
+  final func request(_ demand: Subscribers.Demand) {
+    guard demand != .none else { return }
+    addDemand(demand)
+    if subject.replaysCurrentValue {
+      let current = state.load(ordering: .acquiring)
+      if current & SubjectConduitState.owesCurrentValue != 0,
+        current & SubjectConduitState.terminated == 0
+      {
+        subject.perform(.demand(self))
+      }
+    }
+  }
+
+  /// Stops deliveries at once and asks the subject to forget this subscriber.
+  @inlinable
+  final func cancel() {
+    if terminate() {
+      subject.perform(.detach(self))
+    }
+  }
+}
+
+/// A conduit to a subscriber of a concrete type.
+@usableFromInline
+final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<
+  Downstream.Input, Downstream.Failure
+>, @unchecked Sendable
+{
+  // @unchecked Sendable: `downstream` is touched only by the subject's token holder.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var downstream: Downstream?
+
+  @inlinable
+  init(subject: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
+    self.downstream = downstream
+    super.init(subject: subject) { conduit, value in
+      // Only conduits of this class are created with this function.
+      unsafeDowncast(conduit, to: SubjectConduitTo<Downstream>.self).downstream?.receive(value)
+        ?? .none
+    }
+  }
+
+  @inlinable
+  override func start() {
+    downstream?.receive(subscription: self)
+  }
+
+  @inlinable
+  override func startCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    _ = terminate()
+    let downstream = self.downstream
+    self.downstream = nil
+    downstream?.receive(subscription: Subscriptions.empty)
+    downstream?.receive(completion: completion)
+  }
+
+  @inlinable
+  override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    let downstream = self.downstream
+    self.downstream = nil
+    downstream?.receive(completion: completion)
+  }
+
+  @inlinable
+  override func release() {
+    downstream = nil
+  }
+}

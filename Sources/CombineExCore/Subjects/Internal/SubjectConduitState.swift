@@ -1,0 +1,37 @@
+/// The bit layout of a subject conduit's atomic state word: demand and two flags in one
+/// `UInt`, so that the delivery path reads everything it needs with a single load.
+///
+/// - bits 0...61: outstanding demand; all ones means `.unlimited`.
+/// - bit 62: terminated (cancelled, or completion delivered). Never cleared.
+/// - bit 63: owes the current value (replaying subjects only): the subscriber has not yet
+///   received the latest value, and gets it on its next demand.
+@usableFromInline
+enum SubjectConduitState {
+  @usableFromInline
+  static var demandMask: UInt { (1 << 62) - 1 }
+
+  @usableFromInline
+  static var unlimited: UInt { demandMask }
+
+  @usableFromInline
+  static var terminated: UInt { 1 << 62 }
+
+  @usableFromInline
+  static var owesCurrentValue: UInt { 1 << 63 }
+
+  /// The demand bits for a `Subscribers.Demand`, saturating at `.unlimited`.
+  @inlinable
+  static func bits(for demand: Subscribers.Demand) -> UInt {
+    guard let count = demand.max else { return unlimited }
+    return UInt(count) >= unlimited ? unlimited : UInt(count)
+  }
+
+  /// `state` with `added` more demand, saturating at `.unlimited`.
+  @inlinable
+  static func adding(_ added: UInt, to state: UInt) -> UInt {
+    let current = state & demandMask
+    if current == unlimited { return state }
+    let sum = current + added  // both operands < 2^62: no overflow
+    return (state & ~demandMask) | (sum >= unlimited ? unlimited : sum)
+  }
+}

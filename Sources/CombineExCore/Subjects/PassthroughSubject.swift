@@ -1,0 +1,61 @@
+/// A subject that broadcasts elements to downstream subscribers.
+///
+/// Unlike ``CurrentValueSubject``, a passthrough subject has no initial value or buffer: a
+/// value sent while a subscriber has no outstanding demand is dropped for that subscriber.
+/// After a completion, later values are ignored and new subscribers receive only the
+/// completion.
+///
+/// ```swift
+/// let subject = PassthroughSubject<Int, Never>()
+/// let cancellable = subject.sink { print($0) }
+/// subject.send(1)
+/// subject.send(2)
+/// subject.send(completion: .finished)
+/// subject.send(3)  // Ignored: the subject has completed.
+/// // Prints: 1, 2
+/// ```
+///
+/// ## Threading
+/// `send` may be called from any thread. Each subscriber receives values one at a time. A
+/// `send` made from inside a subscriber (on the delivering thread) is delivered at once,
+/// nested inside the current delivery, as in Combine. A `send` from another thread while a
+/// delivery is in progress is handed to the delivering thread, which delivers it before it
+/// returns; the sending thread does not wait, so no thread can deadlock on a subject.
+public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+  // @unchecked Sendable: all state lives in `core`, which is thread-safe.
+  @usableFromInline
+  let core = SubjectCore<Output, Failure>(replaying: nil)
+
+  /// Creates a subject.
+  @inlinable
+  public init() {}
+
+  deinit {
+    core.cancelUpstream()
+  }
+
+  /// Attaches a subscriber. After a completion, the subscriber receives only the completion.
+  @inlinable
+  public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+    core.perform(.attach(SubjectConduitTo(subject: core, downstream: subscriber)))
+  }
+
+  /// Sends a value to every subscriber that has demand for it.
+  @inlinable
+  public func send(_ input: Output) {
+    core.perform(.value(input))
+  }
+
+  /// Sends a completion to every subscriber. Values and completions sent afterwards are
+  /// ignored.
+  @inlinable
+  public func send(completion: Subscribers.Completion<Failure>) {
+    core.perform(.completion(completion))
+  }
+
+  /// Keeps an upstream subscription (when the subject subscribes to a publisher) and requests
+  /// unlimited values from it. It is cancelled when the subject is deinitialized.
+  public func send(subscription: any Subscription) {
+    core.receiveUpstream(subscription)
+  }
+}

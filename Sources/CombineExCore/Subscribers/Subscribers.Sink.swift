@@ -1,0 +1,199 @@
+import Synchronization
+
+extension Publisher {
+  /// Attaches a subscriber with closure-based behavior.
+  ///
+  /// The sink requests an unlimited number of values. Keep the returned ``AnyCancellable``:
+  /// the subscription is cancelled when it is deinitialized.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2, 3].publisher.sink(
+  ///   receiveCompletion: { print("completion: \($0)") },
+  ///   receiveValue: { print("value: \($0)") })
+  /// // Prints: value: 1, value: 2, value: 3, completion: finished
+  /// ```
+  @inlinable
+  public func sink(
+    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+    receiveValue: @escaping (Output) -> Void
+  ) -> AnyCancellable {
+    let sink = Subscribers.Sink<Output, Failure>(
+      receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    subscribe(sink)
+    return AnyCancellable(object: sink)
+  }
+}
+
+extension Publisher where Failure == Never {
+  /// Attaches a subscriber with closure-based behavior to a publisher that never fails.
+  ///
+  /// ```swift
+  /// let cancellable = Just(42).sink { print($0) }
+  /// // Prints: 42
+  /// ```
+  @inlinable
+  public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+    sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+  }
+}
+
+extension Subscribers {
+  /// A simple subscriber that requests an unlimited number of values upon subscription.
+  ///
+  /// A sink accepts one subscription (later ones are cancelled at once), calls
+  /// `receiveValue` for each value and `receiveCompletion` once. After completion it releases
+  /// both closures, so objects they capture are freed even while the sink itself is kept.
+  ///
+  /// ```swift
+  /// let sink = Subscribers.Sink<Int, Never>(
+  ///   receiveCompletion: { _ in print("done") }, receiveValue: { print($0) })
+  /// Just(1).subscribe(sink)
+  /// // Prints: 1, done
+  /// ```
+  public final class Sink<Input, Failure: Error>: Subscriber, Cancellable,
+    CustomStringConvertible, @unchecked Sendable
+  {
+    // @unchecked Sendable: the closures are only touched by the upstream's serialized calls
+    // (receive(_:) and receive(completion:)); `subscription` is guarded by `lock`; `phase` is
+    // atomic so the per-value path takes no lock.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var _receiveValue: (Input) -> Void
+
+    @usableFromInline
+    @exclusivity(unchecked)
+    var _receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    /// The subscription, between `receive(subscription:)` and the end. Guarded by `lock`.
+    @usableFromInline
+    var subscription: (any AnyObject & Subscription)?
+
+    @usableFromInline
+    let lock = Lock()
+
+    /// ``SinkPhase`` raw value. Written under `lock`; read without it on the value path.
+    @usableFromInline
+    let phase = Atomic<UInt8>(SinkPhase.awaitingSubscription.rawValue)
+
+    /// The closure called with each value (a no-op after completion).
+    public var receiveValue: (Input) -> Void { _receiveValue }
+
+    /// The closure called on completion (a no-op after completion).
+    public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { _receiveCompletion }
+
+    /// A textual representation of the subscriber: `"Sink"`.
+    public var description: String { "Sink" }
+
+    /// Initializes a sink with the provided closures.
+    @inlinable
+    public init(
+      receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+      receiveValue: @escaping (Input) -> Void
+    ) {
+      _receiveValue = receiveValue
+      _receiveCompletion = receiveCompletion
+    }
+
+    /// Stores the subscription and requests unlimited values; cancels any later subscription.
+    @inlinable
+    public func receive(subscription: any Subscription) {
+      let accepted = lock.withLock { () -> Bool in
+        guard phase.load(ordering: .relaxed) == SinkPhase.awaitingSubscription.rawValue else {
+          return false
+        }
+        self.subscription = classBound(subscription)
+        phase.store(SinkPhase.subscribed.rawValue, ordering: .releasing)
+        return true
+      }
+      if accepted {
+        subscription.request(.unlimited)
+      } else {
+        subscription.cancel()
+      }
+    }
+
+    /// Calls `receiveValue`, unless the sink was cancelled or completed.
+    @inlinable
+    public func receive(_ value: Input) -> Subscribers.Demand {
+      if phase.load(ordering: .acquiring) == SinkPhase.subscribed.rawValue {
+        _receiveValue(value)
+      }
+      return .none
+    }
+
+    /// Calls `receiveCompletion` once, then releases both closures.
+    @inlinable
+    public func receive(completion: Subscribers.Completion<Failure>) {
+      let first = lock.withLock { () -> Bool in
+        guard phase.load(ordering: .relaxed) != SinkPhase.terminated.rawValue else {
+          return false
+        }
+        phase.store(SinkPhase.terminated.rawValue, ordering: .releasing)
+        subscription = nil
+        return true
+      }
+      guard first else { return }
+      _receiveCompletion(completion)
+      // Break cycles through the closures (`self.c = p.sink { self.x = $0 }`).
+      _receiveValue = { _ in }
+      _receiveCompletion = { _ in }
+    }
+
+    /// Cancels the subscription. Cancelling twice, or after completion, does nothing.
+    @inlinable
+    public func cancel() {
+      let taken = lock.withLock { () -> (any AnyObject & Subscription)? in
+        guard phase.load(ordering: .relaxed) != SinkPhase.terminated.rawValue else {
+          return nil
+        }
+        phase.store(SinkPhase.terminated.rawValue, ordering: .releasing)
+        defer { subscription = nil }
+        return subscription
+      }
+      taken?.cancel()
+    }
+  }
+}
+
+/// Where a ``Subscribers/Sink`` (or another single-subscription subscriber) is in its life.
+@usableFromInline
+enum SinkPhase: UInt8 {
+  case awaitingSubscription
+  case subscribed
+  case terminated
+}
+
+/// Returns the subscription as a class-bound existential (16 bytes instead of 40), boxing the
+/// rare subscription that is a value type.
+@inlinable
+func classBound(_ subscription: any Subscription) -> any AnyObject & Subscription {
+  if let object = subscription as? any AnyObject & Subscription {
+    return object
+  }
+  return BoxedSubscription(subscription)
+}
+
+/// Holds a subscription that is not a class, for ``classBound(_:)``.
+@usableFromInline
+final class BoxedSubscription: Subscription {
+  @usableFromInline
+  let wrapped: any Subscription
+
+  @usableFromInline
+  init(_ wrapped: any Subscription) {
+    self.wrapped = wrapped
+  }
+
+  @usableFromInline
+  var combineIdentifier: CombineIdentifier { wrapped.combineIdentifier }
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    wrapped.request(demand)
+  }
+
+  @usableFromInline
+  func cancel() {
+    wrapped.cancel()
+  }
+}

@@ -1,0 +1,259 @@
+import CombineExCore
+import Foundation
+import Testing
+
+/// A subscriber that records everything it receives, with demand under the test's control.
+///
+/// ```swift
+/// let subject = PassthroughSubject<Int, Never>()
+/// let recorder = subject.record(initialDemand: .max(1))
+/// subject.send(1)
+/// subject.send(2)  // dropped: no demand left
+/// recorder.request(.max(1))
+/// subject.send(3)
+/// #expect(recorder.values == [1, 3])
+/// ```
+///
+/// Reading ``values``, ``events`` and ``receivedCompletion`` returns what arrived so far. The
+/// `async` accessors (``next(timeout:sourceLocation:)``, ``completion``,
+/// ``values(count:timeout:sourceLocation:)``) wait for events that arrive on other threads, and
+/// record a test issue instead of hanging when they do not arrive in time.
+public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellable,
+  CustomStringConvertible, @unchecked Sendable
+{
+  // @unchecked Sendable: every stored property is guarded by `lock`.
+  /// One thing the subscriber received, in order.
+  public enum Event {
+    /// The subscription arrived.
+    case subscription
+    /// A value arrived.
+    case value(Input)
+    /// The completion arrived.
+    case completion(Subscribers.Completion<Failure>)
+  }
+
+  private let lock = NSLock()
+  private var subscription: (any Subscription)?
+  private var recorded: [Event] = []
+  private var initialDemand: Subscribers.Demand
+  private var demandAfterEachValue: Subscribers.Demand
+  private var waiters: [(id: UInt64, wake: () -> Void)] = []
+  private var nextWaiterID: UInt64 = 0
+  private var isCancelled = false
+
+  /// The default time the `async` accessors wait before recording an issue.
+  public static var defaultTimeout: Duration { .seconds(5) }
+
+  /// Creates a subscriber that requests `initialDemand` when it receives its subscription, and
+  /// `demandAfterEachValue` more with every value (`.none` by default: demand is then under the
+  /// test's control through ``request(_:)``).
+  public init(
+    initialDemand: Subscribers.Demand = .unlimited,
+    demandAfterEachValue: Subscribers.Demand = .none
+  ) {
+    self.initialDemand = initialDemand
+    self.demandAfterEachValue = demandAfterEachValue
+  }
+
+  /// A textual representation listing the recorded events.
+  public var description: String {
+    "TestSubscriber(\(events))"
+  }
+
+  // MARK: Recorded state
+
+  /// Everything received so far, in order.
+  public var events: [Event] { lock.withLock { recorded } }
+
+  /// The values received so far.
+  public var values: [Input] {
+    events.compactMap { event in
+      if case .value(let value) = event { return value }
+      return nil
+    }
+  }
+
+  /// The completion, if it has arrived.
+  public var receivedCompletion: Subscribers.Completion<Failure>? {
+    for case .completion(let completion) in events { return completion }
+    return nil
+  }
+
+  /// Whether a subscription has arrived.
+  public var isSubscribed: Bool { lock.withLock { subscription != nil } }
+
+  /// How many completions arrived (more than one is a broken publisher).
+  public var completionCount: Int {
+    events.filter { if case .completion = $0 { return true } else { return false } }.count
+  }
+
+  // MARK: Control
+
+  /// Requests more values from the subscription.
+  public func request(_ demand: Subscribers.Demand) {
+    let subscription = lock.withLock { self.subscription }
+    subscription?.request(demand)
+  }
+
+  /// Cancels the subscription.
+  public func cancel() {
+    let subscription = lock.withLock { () -> (any Subscription)? in
+      isCancelled = true
+      return self.subscription
+    }
+    subscription?.cancel()
+  }
+
+  // MARK: Subscriber
+
+  /// Records the subscription and requests the initial demand.
+  public func receive(subscription: any Subscription) {
+    let demand = lock.withLock { () -> Subscribers.Demand in
+      self.subscription = subscription
+      recorded.append(.subscription)
+      return initialDemand
+    }
+    wakeWaiters()
+    if demand != .none { subscription.request(demand) }
+  }
+
+  /// Records the value and returns `demandAfterEachValue`.
+  public func receive(_ input: Input) -> Subscribers.Demand {
+    let demand = lock.withLock { () -> Subscribers.Demand in
+      recorded.append(.value(input))
+      return demandAfterEachValue
+    }
+    wakeWaiters()
+    return demand
+  }
+
+  /// Records the completion.
+  public func receive(completion: Subscribers.Completion<Failure>) {
+    lock.withLock { recorded.append(.completion(completion)) }
+    wakeWaiters()
+  }
+
+  // MARK: Waiting
+
+  /// Waits for the value after those already returned by `next`, and returns it; records an
+  /// issue and returns `nil` on timeout or if the publisher completes first.
+  public func next(
+    timeout: Duration = defaultTimeout, sourceLocation: SourceLocation = #_sourceLocation
+  ) async -> Input? {
+    let index = lock.withLock { () -> Int in
+      defer { nextIndex += 1 }
+      return nextIndex
+    }
+    let arrived = await wait(timeout: timeout) { [self] in
+      self.values.count > index || self.receivedCompletion != nil
+    }
+    let received = values
+    if received.count > index { return received[index] }
+    Issue.record(
+      arrived
+        ? "The publisher completed before value #\(index + 1): \(events)"
+        : "Timed out after \(timeout) waiting for value #\(index + 1): \(events)",
+      sourceLocation: sourceLocation)
+    return nil
+  }
+  private var nextIndex = 0
+
+  /// Waits until `count` values have arrived and returns them (fewer, with a recorded issue, on
+  /// timeout or early completion).
+  public func values(
+    count: Int, timeout: Duration = defaultTimeout,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async -> [Input] {
+    let arrived = await wait(timeout: timeout) { [self] in
+      self.values.count >= count || self.receivedCompletion != nil
+    }
+    let received = values
+    if received.count < count {
+      Issue.record(
+        arrived
+          ? "The publisher completed after \(received.count) of \(count) values: \(events)"
+          : "Timed out after \(timeout) waiting for \(count) values: \(events)",
+        sourceLocation: sourceLocation)
+    }
+    return received
+  }
+
+  /// Waits for the completion (up to ``defaultTimeout``); records an issue and returns `nil`
+  /// if it does not arrive.
+  public var completion: Subscribers.Completion<Failure>? {
+    get async { await completion(timeout: Self.defaultTimeout) }
+  }
+
+  /// Waits for the completion; records an issue and returns `nil` if it does not arrive in
+  /// time.
+  public func completion(
+    timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation
+  ) async -> Subscribers.Completion<Failure>? {
+    _ = await wait(timeout: timeout) { [self] in receivedCompletion != nil }
+    if let completion = receivedCompletion { return completion }
+    Issue.record(
+      "Timed out after \(timeout) waiting for the completion: \(events)",
+      sourceLocation: sourceLocation)
+    return nil
+  }
+
+  /// Suspends until `condition` holds or `timeout` passes; returns whether it holds.
+  private func wait(timeout: Duration, until condition: @escaping @Sendable () -> Bool) async
+    -> Bool
+  {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+      if ContinuousClock.now >= deadline { return false }
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let id = lock.withLock { () -> UInt64 in
+          nextWaiterID += 1
+          waiters.append((nextWaiterID, { continuation.resume() }))
+          return nextWaiterID
+        }
+        // Wake up at the deadline at the latest, or at once if the event already arrived.
+        Task {
+          if !condition() { try? await Task.sleep(until: deadline, clock: .continuous) }
+          self.wake(id)
+        }
+      }
+    }
+    return true
+  }
+
+  private func wake(_ id: UInt64) {
+    let waiter = lock.withLock { () -> (() -> Void)? in
+      guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+      return waiters.remove(at: index).wake
+    }
+    waiter?()
+  }
+
+  private func wakeWaiters() {
+    let woken = lock.withLock { () -> [(id: UInt64, wake: () -> Void)] in
+      defer { waiters = [] }
+      return waiters
+    }
+    for waiter in woken { waiter.wake() }
+  }
+}
+
+extension TestSubscriber.Event: Equatable where Input: Equatable, Failure: Equatable {}
+
+extension Publisher {
+  /// Subscribes a ``TestSubscriber`` that records everything this publisher sends.
+  ///
+  /// ```swift
+  /// let recorder = [1, 2, 3].publisher.record()
+  /// #expect(recorder.values == [1, 2, 3])
+  /// #expect(recorder.receivedCompletion == .finished)
+  /// ```
+  public func record(
+    initialDemand: Subscribers.Demand = .unlimited,
+    demandAfterEachValue: Subscribers.Demand = .none
+  ) -> TestSubscriber<Output, Failure> {
+    let subscriber = TestSubscriber<Output, Failure>(
+      initialDemand: initialDemand, demandAfterEachValue: demandAfterEachValue)
+    subscribe(subscriber)
+    return subscriber
+  }
+}
