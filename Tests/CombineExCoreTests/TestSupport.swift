@@ -44,3 +44,75 @@ func concurrentPerform(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
     }
   }
 }
+
+extension Subscribers.Completion {
+  /// Whether this is `.finished`.
+  var isFinished: Bool {
+    if case .finished = self { return true }
+    return false
+  }
+
+  /// The failure, if any.
+  var failure: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}
+
+extension Optional where Wrapped: CompletionProtocol {
+  /// Whether this is a `.finished` completion.
+  var isFinished: Bool { self?.isFinishedValue ?? false }
+}
+
+/// Lets `Optional<Subscribers.Completion<F>>.isFinished` read naturally in tests.
+protocol CompletionProtocol {
+  var isFinishedValue: Bool { get }
+}
+
+extension Subscribers.Completion: CompletionProtocol {
+  var isFinishedValue: Bool { isFinished }
+}
+
+/// A publisher that forwards everything and calls `onCancel` when its subscription is
+/// cancelled: a probe for "cancel reaches the upstream" until handleEvents exists.
+struct CancelProbe<Upstream: Publisher>: Publisher {
+  typealias Output = Upstream.Output
+  typealias Failure = Upstream.Failure
+  let upstream: Upstream
+  let onCancel: () -> Void
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    upstream.subscribe(Probe(downstream: subscriber, onCancel: onCancel))
+  }
+
+  final class Probe<Downstream: Subscriber>: Subscriber, Subscription
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    let downstream: Downstream
+    let onCancel: () -> Void
+    var upstream: (any Subscription)?
+    init(downstream: Downstream, onCancel: @escaping () -> Void) {
+      self.downstream = downstream
+      self.onCancel = onCancel
+    }
+    func receive(subscription: any Subscription) {
+      upstream = subscription
+      downstream.receive(subscription: self)
+    }
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand { downstream.receive(input) }
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      downstream.receive(completion: completion)
+    }
+    func request(_ demand: Subscribers.Demand) { upstream?.request(demand) }
+    func cancel() {
+      onCancel()
+      upstream?.cancel()
+    }
+  }
+}
+
+extension Publisher {
+  /// Wraps the publisher in a ``CancelProbe``.
+  func handleCancelForTest(_ onCancel: @escaping () -> Void) -> CancelProbe<Self> {
+    CancelProbe(upstream: self, onCancel: onCancel)
+  }
+}

@@ -1,0 +1,179 @@
+/// What an element-wise operator does with one upstream element (see ``ElementLogic``).
+@usableFromInline
+enum ElementStep<Output, Failure: Error> {
+  /// Send this value downstream.
+  case emit(Output)
+  /// Send nothing; the element's unit of demand goes back upstream.
+  case skip
+  /// Send this value, then finish (and cancel the upstream).
+  case emitAndFinish(Output)
+  /// Finish without a value (and cancel the upstream).
+  case finish
+  /// Fail with this error (and cancel the upstream).
+  case fail(Failure)
+}
+
+/// The pure part of an element-wise operator: how it turns each upstream element into an
+/// ``ElementStep``, and the upstream's completion into its own. A value type, so that every
+/// operator's logic can be read (and tested) on its own; ``ElementOperator`` does the rest.
+///
+/// `receive` is only ever called serially (upstream elements arrive one at a time), so the
+/// logic may keep state in `mutating` methods without locks.
+@usableFromInline
+protocol ElementLogic {
+  associatedtype Input
+  associatedtype Output
+  associatedtype UpstreamFailure: Error
+  associatedtype Failure: Error
+
+  /// A short name for `description` (`"TryMap"`, `"RemoveDuplicates"`, ...).
+  var name: String { get }
+
+  /// Decides what to do with one upstream element.
+  mutating func receive(_ input: Input) -> ElementStep<Output, Failure>
+
+  /// Converts the upstream's failure into the operator's.
+  func convert(_ failure: UpstreamFailure) -> Failure
+}
+
+extension ElementLogic where UpstreamFailure == Failure {
+  @usableFromInline
+  func convert(_ failure: UpstreamFailure) -> Failure { failure }
+}
+
+/// The subscription of element-wise operators that may end early or fail (`tryMap`,
+/// `removeDuplicates`, `prefix(while:)`, `first(where:)`, ...): it sits between the upstream
+/// and the downstream, passes demand straight through, runs the ``ElementLogic`` on each
+/// element and enforces the rules:
+/// - one completion at most, and nothing after it or after `cancel`;
+/// - ending early (finish or failure) cancels the upstream first;
+/// - a cancel releases the downstream and the upstream subscription;
+/// - no lock is held while calling the logic, the downstream or the upstream.
+// @unchecked Sendable: `status` and `downstream` are guarded by `lock`; `logic` is touched only
+// by upstream events, which are serial.
+@usableFromInline
+final class ElementOperator<Logic: ElementLogic, Downstream: Subscriber>: Subscriber,
+  Subscription, CustomStringConvertible, @unchecked Sendable
+where
+  Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure
+{
+  @usableFromInline
+  typealias Input = Logic.Input
+  @usableFromInline
+  typealias Failure = Logic.UpstreamFailure
+
+  private let lock = Lock()
+  private var status = OperatorStatus.awaitingSubscription
+  private var downstream: Downstream?
+  private var logic: Logic
+
+  @usableFromInline
+  init(logic: Logic, downstream: Downstream) {
+    self.logic = logic
+    self.downstream = downstream
+  }
+
+  @usableFromInline
+  var description: String { logic.name }
+
+  // MARK: Subscriber (upstream side)
+
+  @usableFromInline
+  func receive(subscription: any Subscription) {
+    let downstream = lock.withLock { () -> Downstream? in
+      guard case .awaitingSubscription = status else { return nil }
+      status = .subscribed(subscription)
+      return self.downstream
+    }
+    guard let downstream else {
+      subscription.cancel()
+      return
+    }
+    downstream.receive(subscription: self)
+  }
+
+  @usableFromInline
+  func receive(_ input: Logic.Input) -> Subscribers.Demand {
+    guard let downstream = lock.withLock({ status.isSubscribed ? self.downstream : nil }) else {
+      return .none
+    }
+    switch logic.receive(input) {
+    case .emit(let output):
+      return downstream.receive(output)
+    case .skip:
+      return .max(1)
+    case .emitAndFinish(let output):
+      _ = downstream.receive(output)
+      end(with: .finished)
+      return .none
+    case .finish:
+      end(with: .finished)
+      return .none
+    case .fail(let error):
+      end(with: .failure(error))
+      return .none
+    }
+  }
+
+  @usableFromInline
+  func receive(completion: Subscribers.Completion<Logic.UpstreamFailure>) {
+    let downstream = lock.withLock { () -> Downstream? in
+      guard status.isSubscribed else { return nil }
+      status = .terminated
+      defer { self.downstream = nil }
+      return self.downstream
+    }
+    downstream?.receive(completion: completion.mapFailure(logic.convert))
+  }
+
+  /// Ends early: cancels the upstream, then completes the downstream (once).
+  private func end(with completion: Subscribers.Completion<Logic.Failure>) {
+    let (upstream, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+      guard case .subscribed(let upstream) = status else { return (nil, nil) }
+      status = .terminated
+      defer { self.downstream = nil }
+      return (upstream, self.downstream)
+    }
+    upstream?.cancel()
+    downstream?.receive(completion: completion)
+  }
+
+  // MARK: Subscription (downstream side)
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      guard case .subscribed(let upstream) = status else { return nil }
+      return upstream
+    }
+    upstream?.request(demand)
+  }
+
+  @usableFromInline
+  func cancel() {
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      guard case .subscribed(let upstream) = status else { return nil }
+      status = .terminated
+      downstream = nil
+      return upstream
+    }
+    upstream?.cancel()
+  }
+}
+
+/// The life of an operator's subscription, shared by the operator base classes.
+@usableFromInline
+enum OperatorStatus {
+  /// Created, waiting for the upstream's subscription.
+  case awaitingSubscription
+  /// Connected to the upstream.
+  case subscribed(any Subscription)
+  /// Completed, failed or cancelled: nothing more happens.
+  case terminated
+
+  @usableFromInline
+  var isSubscribed: Bool {
+    if case .subscribed = self { return true }
+    return false
+  }
+}
