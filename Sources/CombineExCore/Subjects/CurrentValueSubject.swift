@@ -53,7 +53,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   /// Attaches a subscriber, which receives the current value on its first demand.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    core.perform(.attach(SubjectConduitTo(subject: core, downstream: subscriber)))
+    core.perform(core.attachEvent(for: subscriber))
   }
 
   /// Sets the value and sends it to every subscriber. Ignored after a completion.

@@ -37,7 +37,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   /// Attaches a subscriber. After a completion, the subscriber receives only the completion.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    core.perform(.attach(SubjectConduitTo(subject: core, downstream: subscriber)))
+    core.perform(core.attachEvent(for: subscriber))
   }
 
   /// Sends a value to every subscriber that has demand for it.

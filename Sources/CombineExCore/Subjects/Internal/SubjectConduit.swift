@@ -2,18 +2,21 @@ import Synchronization
 
 /// The subscription a subject hands to one subscriber.
 ///
-/// The base class holds what every conduit shares (its subject and its atomic state); the
-/// subclass ``SubjectConduitTo`` holds the subscriber itself, with its concrete type, so that
-/// delivery is a direct, specialized call.
+/// The base class holds what every conduit shares: its subject, its atomic state and the
+/// specialized `send` function. Subclasses hold the subscriber with its concrete type:
+/// ``SubjectConduitTo`` in a `let` (for subscribers that release their subscription, so the
+/// delivery path reads it without reference counting), ``RetainingSubjectConduitTo`` in a `var`
+/// that is cleared when the stream ends (for any other subscriber).
 ///
-/// Only the thread that holds the subject's delivery token calls `deliver`, `start` and `end`;
-/// `request` and `cancel` may come from any thread.
+/// Only the thread holding the subject's delivery token calls `offer`, `start`, `finish` and
+/// `release`; `request` and `cancel` may come from any thread.
 @usableFromInline
 class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
   @unchecked Sendable
 {
-  // @unchecked Sendable: `state` is atomic; everything else is immutable or, in the subclass,
-  // touched only by the subject's token holder.
+  // @unchecked Sendable: `state` is atomic; everything else is immutable or, in the
+  // subclasses, touched only by the subject's token holder.
+
   @usableFromInline
   let subject: SubjectCore<Output, Failure>
 
@@ -45,24 +48,22 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     subject.replaysCurrentValue ? "CurrentValueSubject" : "PassthroughSubject"
   }
 
-  // MARK: Called by the token holder
-
-  /// Hands the subscriber this subscription.
-  @usableFromInline
-  func start() {}
+  // MARK: Called by the token holder (overridden; cold paths)
 
   /// Hands the subscriber `Subscriptions.empty` and the completion, for a subscriber that
   /// arrives after the subject completed.
   @usableFromInline
   func startCompleted(_ completion: Subscribers.Completion<Failure>) {}
 
-  /// Sends the completion downstream and releases the subscriber.
+  /// Sends the completion downstream.
   @usableFromInline
   func finish(_ completion: Subscribers.Completion<Failure>) {}
 
-  /// Releases the subscriber without telling it anything (after a cancel).
+  /// Lets go of the subscriber, if this conduit can (after the stream ended).
   @usableFromInline
   func release() {}
+
+  // MARK: Delivery (token holder)
 
   /// Delivers a value if the subscriber has demand; otherwise, for a replaying subject,
   /// remembers that the subscriber now owes the current value.
@@ -105,6 +106,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
       & SubjectConduitState.terminated == 0
   }
 
+  /// Whether the conduit was cancelled or completed.
   @inlinable
   final var isTerminated: Bool {
     state.load(ordering: .acquiring) & SubjectConduitState.terminated != 0
@@ -136,7 +138,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
       if current & SubjectConduitState.owesCurrentValue != 0,
         current & SubjectConduitState.terminated == 0
       {
-        subject.perform(.demand(self))
+        subject.performDemand(subject, self)
       }
     }
   }
@@ -145,18 +147,57 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
   @inlinable
   final func cancel() {
     if terminate() {
-      subject.perform(.detach(self))
+      subject.performDetach(subject)
     }
   }
 }
 
-/// A conduit to a subscriber of a concrete type.
+/// A conduit to a subscriber that releases its subscription when the stream ends
+/// (``SubscriptionReleasing``): the subscriber lives in a `let`, so delivery borrows it
+/// without reference counting, and the pair is freed once the subscriber lets go.
 @usableFromInline
 final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<
   Downstream.Input, Downstream.Failure
 >, @unchecked Sendable
 {
+  // @unchecked Sendable: `downstream` is immutable and only called by the token holder.
+
+  @usableFromInline
+  let downstream: Downstream
+
+  @inlinable
+  init(subject: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
+    self.downstream = downstream
+    super.init(subject: subject) { conduit, value in
+      // Only conduits of this class are created with this function.
+      unsafeDowncast(conduit, to: SubjectConduitTo<Downstream>.self).downstream.receive(value)
+    }
+  }
+
+  @usableFromInline
+  override func startCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    _ = terminate()
+    downstream.receive(subscription: Subscriptions.empty)
+    downstream.receive(completion: completion)
+  }
+
+  @usableFromInline
+  override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    downstream.receive(completion: completion)
+  }
+}
+
+/// A conduit to any other subscriber: like Combine, it clears its reference to the subscriber
+/// when the stream ends, so that a subscriber that keeps its subscription forever does not keep
+/// itself alive through it. Delivery copies the subscriber out of the `var` (one reference
+/// count per reference the subscriber holds).
+@usableFromInline
+final class RetainingSubjectConduitTo<Downstream: Subscriber>: SubjectConduit<
+  Downstream.Input, Downstream.Failure
+>, @unchecked Sendable
+{
   // @unchecked Sendable: `downstream` is touched only by the subject's token holder.
+
   @usableFromInline
   @exclusivity(unchecked)
   var downstream: Downstream?
@@ -165,18 +206,12 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<
   init(subject: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
     self.downstream = downstream
     super.init(subject: subject) { conduit, value in
-      // Only conduits of this class are created with this function.
-      unsafeDowncast(conduit, to: SubjectConduitTo<Downstream>.self).downstream?.receive(value)
-        ?? .none
+      unsafeDowncast(conduit, to: RetainingSubjectConduitTo<Downstream>.self).downstream?
+        .receive(value) ?? .none
     }
   }
 
-  @inlinable
-  override func start() {
-    downstream?.receive(subscription: self)
-  }
-
-  @inlinable
+  @usableFromInline
   override func startCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
     _ = terminate()
     let downstream = self.downstream
@@ -185,15 +220,35 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<
     downstream?.receive(completion: completion)
   }
 
-  @inlinable
+  @usableFromInline
   override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
     let downstream = self.downstream
     self.downstream = nil
     downstream?.receive(completion: completion)
   }
 
-  @inlinable
+  @usableFromInline
   override func release() {
     downstream = nil
+  }
+}
+
+extension SubjectCore {
+  /// The attach event for a new subscriber: the fast, `let`-holding conduit when the subscriber
+  /// is known to release its subscription, the retaining kind otherwise; and the function that
+  /// hands it its subscription, specialized for its type.
+  @inlinable
+  func attachEvent<S: Subscriber>(for subscriber: S) -> SubjectEvent<Output, Failure>
+  where S.Input == Output, S.Failure == Failure {
+    if S.self is any SubscriptionReleasing.Type {
+      return .attach(SubjectConduitTo(subject: self, downstream: subscriber)) { conduit in
+        unsafeDowncast(conduit, to: SubjectConduitTo<S>.self).downstream
+          .receive(subscription: conduit)
+      }
+    }
+    return .attach(RetainingSubjectConduitTo(subject: self, downstream: subscriber)) { conduit in
+      unsafeDowncast(conduit, to: RetainingSubjectConduitTo<S>.self).downstream?
+        .receive(subscription: conduit)
+    }
   }
 }

@@ -31,18 +31,35 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   let lock = Lock()
 
-  /// Events waiting for the token holder. Guarded by `lock`.
+  /// Events waiting for the token holder, as closures that handle them. Guarded by `lock`.
+  /// (Closures rather than ``SubjectEvent`` values keep the stored types non-generic, which
+  /// makes creating and destroying a subject cheaper; they are only allocated under
+  /// contention.)
   @usableFromInline
-  var queue: [SubjectEvent<Output, Failure>] = []
+  var queue: [() -> Void] = []
 
   /// Subscriptions received through `send(subscription:)`. Guarded by `lock`.
   @usableFromInline
   var upstreamSubscriptions: [any Subscription] = []
 
-  /// Attached, live subscribers. Token holder only.
+  /// Attached subscribers (``SubjectConduit`` instances), each retained once by this array,
+  /// manually, so that delivery walks it without reference counting. Token holder only. While
+  /// an event is being handled (`depth > 0`) entries are only appended, never removed:
+  /// cancelled subscribers are skipped by their terminated flag and swept out by ``sweep()``
+  /// once the outermost event is handled.
   @usableFromInline
   @exclusivity(unchecked)
-  var conduits: ContiguousArray<SubjectConduit<Output, Failure>> = []
+  var conduits: ContiguousArray<Unmanaged<AnyObject>> = []
+
+  /// How many events the token holder is handling, nested. Token holder only.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var depth = 0
+
+  /// Whether `conduits` holds terminated subscribers to sweep out. Token holder only.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var needsSweep = false
 
   /// The completion, once it has been handled. Token holder only.
   @usableFromInline
@@ -59,6 +76,16 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   let replaysCurrentValue: Bool
 
+  /// Entry points for calls that arrive through `any Subscription` (a subscriber's `cancel` and
+  /// `request`), where the subject's types are not known. They are created in `init`, which
+  /// is compiled where the subject is created, so they jump into specialized code instead of
+  /// running the generic code that the existential call reaches.
+  @usableFromInline
+  let performDetach: (SubjectCore<Output, Failure>) -> Void
+
+  @usableFromInline
+  let performDemand: (SubjectCore<Output, Failure>, SubjectConduit<Output, Failure>) -> Void
+
   @usableFromInline
   static var queuedFlag: UInt { 1 }
 
@@ -66,6 +93,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   init(replaying initialValue: Output?) {
     replaysCurrentValue = initialValue != nil
     replayValue = initialValue
+    performDetach = { $0.perform(.detach) }
+    performDemand = { $0.perform(.demand($1)) }
+  }
+
+  deinit {
+    for entry in conduits { entry.release() }
   }
 
   // MARK: Performing events
@@ -79,14 +112,14 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       handle(event)
       releaseToken(me)
     } else if token.load(ordering: .relaxed) & ~Self.queuedFlag == me {
-      handle(event)  // Re-entrant: nested inside the delivery in progress.
+      handle(event)  // Re-entrant: nested inside the event being handled.
     } else {
       performContended(event, me: me)
     }
   }
 
   /// The slow path of `perform`: another thread holds the token (or just released it).
-  @usableFromInline
+  @inlinable
   func performContended(_ event: SubjectEvent<Output, Failure>, me: UInt) {
     let acquired = lock.withLock { () -> Bool in
       while true {
@@ -102,7 +135,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             expected: holder, desired: holder | Self.queuedFlag, ordering: .acquiringAndReleasing)
           guard flagged.exchanged else { continue }
         }
-        queue.append(event)
+        queue.append { [self] in handle(event) }
         return false
       }
     }
@@ -122,13 +155,13 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
   @usableFromInline
   func drainQueue(_ me: UInt) {
-    let batch = lock.withLock { () -> [SubjectEvent<Output, Failure>] in
+    let batch = lock.withLock { () -> [() -> Void] in
       token.store(me, ordering: .releasing)
       defer { queue = [] }
       return queue
     }
-    for event in batch {
-      handle(event)
+    for handleEvent in batch {
+      handleEvent()
     }
   }
 
@@ -136,19 +169,33 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
   @inlinable
   func handle(_ event: SubjectEvent<Output, Failure>) {
+    depth += 1
     switch event {
     case .value(let value):
       handleValue(value)
     case .completion(let completion):
       handleCompletion(completion)
-    case .attach(let conduit):
-      handleAttach(conduit)
-    case .detach(let conduit):
-      handleDetach(conduit)
+    case .attach(let conduit, let start):
+      handleAttach(conduit, start: start)
+    case .detach:
+      needsSweep = true
     case .demand(let conduit):
       if completion == nil, let replayValue {
         conduit.offerCurrentValue(replayValue)
       }
+    }
+    depth -= 1
+    if depth == 0, needsSweep { sweep() }
+  }
+
+  /// The conduit at `index`, borrowed from the array's retain.
+  @inlinable
+  func withConduit<Result>(
+    at index: Int, _ body: (SubjectConduit<Output, Failure>) -> Result
+  ) -> Result {
+    conduits[index]._withUnsafeGuaranteedRef { object in
+      // Only conduits of this subject are stored in the array.
+      body(unsafeDowncast(object, to: SubjectConduit<Output, Failure>.self))
     }
   }
 
@@ -156,41 +203,74 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   func handleValue(_ value: Output) {
     guard completion == nil else { return }
     if replaysCurrentValue { replayValue = value }
-    // A snapshot: subscribers attached by a re-entrant call do not receive the value being
-    // sent, and subscribers cancelled re-entrantly are skipped by their terminated flag.
-    let snapshot = conduits
-    for conduit in snapshot {
-      conduit.offer(value)
+    // Subscribers attached by a re-entrant call are appended past `count`, so they do not
+    // receive the value being sent (as in Combine); subscribers cancelled re-entrantly stay in
+    // place, skipped by their terminated flag, until the sweep.
+    let count = conduits.count
+    var index = 0
+    while index < count {
+      withConduit(at: index) { $0.offer(value) }
+      index += 1
     }
   }
 
-  @usableFromInline
+  @inlinable
   func handleCompletion(_ completion: Subscribers.Completion<Failure>) {
     guard self.completion == nil else { return }
     self.completion = completion
-    let finished = conduits
-    conduits = []
-    for conduit in finished where conduit.terminate() {
-      conduit.finish(completion)
+    let count = conduits.count
+    var index = 0
+    while index < count {
+      withConduit(at: index) { conduit in
+        if conduit.terminate() { conduit.finish(completion) }
+      }
+      index += 1
     }
+    needsSweep = true
   }
 
-  @usableFromInline
-  func handleAttach(_ conduit: SubjectConduit<Output, Failure>) {
+  @inlinable
+  func handleAttach(
+    _ conduit: SubjectConduit<Output, Failure>,
+    start: (SubjectConduit<Output, Failure>) -> Void
+  ) {
     if let completion {
       conduit.startCompleted(completion)
       return
     }
-    conduits.append(conduit)
-    conduit.start()
+    conduits.append(Unmanaged.passRetained(conduit))
+    start(conduit)
   }
 
-  @usableFromInline
-  func handleDetach(_ conduit: SubjectConduit<Output, Failure>) {
-    if let index = conduits.firstIndex(where: { $0 === conduit }) {
-      conduits.remove(at: index)
+  /// Removes terminated subscribers and releases them, once no event is being handled.
+  /// Releasing may run deinitializers that call back into the subject: the array is already
+  /// consistent when they do, and they see `depth == 0`.
+  @inlinable
+  func sweep() {
+    needsSweep = false
+    var kept = 0
+    var released: Unmanaged<AnyObject>?
+    var moreReleased: [Unmanaged<AnyObject>] = []
+    for index in conduits.indices {
+      let entry = conduits[index]
+      if withConduit(at: index, { $0.isTerminated }) {
+        if released == nil { released = entry } else { moreReleased.append(entry) }
+      } else {
+        conduits[kept] = entry
+        kept += 1
+      }
     }
-    conduit.release()
+    conduits.removeLast(conduits.count - kept)
+    if let released { releaseConduit(released) }
+    for entry in moreReleased { releaseConduit(entry) }
+  }
+
+  @inlinable
+  func releaseConduit(_ entry: Unmanaged<AnyObject>) {
+    entry._withUnsafeGuaranteedRef { object in
+      unsafeDowncast(object, to: SubjectConduit<Output, Failure>.self).release()
+    }
+    entry.release()
   }
 
   // MARK: Upstream subscriptions

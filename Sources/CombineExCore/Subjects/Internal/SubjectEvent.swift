@@ -3,12 +3,16 @@
 enum SubjectEvent<Output, Failure: Error> {
   /// Deliver a value to every subscriber with demand.
   case value(Output)
-  /// Deliver the completion to every subscriber and forget them.
+  /// Deliver the completion to every subscriber.
   case completion(Subscribers.Completion<Failure>)
   /// Add a subscriber and hand it its subscription (or the completion, if there was one).
-  case attach(SubjectConduit<Output, Failure>)
-  /// Remove a cancelled subscriber and release it.
-  case detach(SubjectConduit<Output, Failure>)
+  /// `start` hands the subscription over; like ``SubjectConduit/send``, it is a function
+  /// created where the subscriber's type is known, so it runs specialized code.
+  case attach(
+    SubjectConduit<Output, Failure>,
+    start: (SubjectConduit<Output, Failure>) -> Void)
+  /// A subscriber cancelled (it is already marked terminated): sweep it out.
+  case detach
   /// A subscriber asked for values: a replaying subject may owe it the current value.
   case demand(SubjectConduit<Output, Failure>)
 }
