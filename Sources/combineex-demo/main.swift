@@ -1,4 +1,8 @@
+// `swift run combineex-demo`: a short guided tour of CombineEx. Each stop prints what a feature
+// does and then runs it, so the output reads as a walkthrough.
 import CombineEx
 
-print("CombineEx guided tour")
-let cancellable = [1, 2, 3].publisher.map { $0 * 10 }.sink { print($0) }
+let tour = Tour()
+tour.intro()
+CoreStops.run(tour)
+tour.outro()
