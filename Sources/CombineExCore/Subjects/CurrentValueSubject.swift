@@ -16,17 +16,16 @@
 /// after `send(x)` returns, `value` is `x` on every thread, even if delivery of `x` was handed
 /// to a thread that is still delivering an earlier value.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-  // @unchecked Sendable: `currentValue` and `isComplete` are guarded by `lock`; the rest lives in
-  // `core`, which is thread-safe.
+  // @unchecked Sendable: `currentValue` and `isComplete` are guarded by `core.lock`; the rest
+  // lives in `core`, which is thread-safe.
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
-  @usableFromInline
-  let lock = Lock()
-
+  /// The value as of the last `send`. Guarded by `core.lock`.
   @usableFromInline
   var currentValue: Output
 
+  /// Whether a completion was sent. Guarded by `core.lock`.
   @usableFromInline
   var isComplete = false
 
@@ -35,7 +34,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   /// Setting it is the same as calling ``send(_:)``.
   @inlinable
   public var value: Output {
-    get { lock.withLock { currentValue } }
+    get { core.lock.withLock { currentValue } }
     set { send(newValue) }
   }
 
@@ -59,13 +58,10 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   /// Sets the value and sends it to every subscriber. Ignored after a completion.
   @inlinable
   public func send(_ input: Output) {
-    let accepted = lock.withLock { () -> Bool in
+    core.perform(.value(input)) {
       guard !isComplete else { return false }
       currentValue = input
       return true
-    }
-    if accepted {
-      core.perform(.value(input))
     }
   }
 
@@ -73,8 +69,10 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   /// last value.
   @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
-    lock.withLock { isComplete = true }
-    core.perform(.completion(completion))
+    core.perform(.completion(completion)) {
+      isComplete = true
+      return true
+    }
   }
 
   /// Keeps an upstream subscription (when the subject subscribes to a publisher) and requests

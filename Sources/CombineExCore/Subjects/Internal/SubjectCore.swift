@@ -89,8 +89,15 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   static var queuedFlag: UInt { 1 }
 
+  /// Whether a value or completion sent from inside a delivery (on the delivering thread) is
+  /// delivered at once, nested (subjects, like Combine), or after the current delivery
+  /// (`MutableProperty`, so that every subscriber sees the same order).
+  @usableFromInline
+  let nestsReentrantDeliveries: Bool
+
   @inlinable
-  init(replaying initialValue: Output?) {
+  init(replaying initialValue: Output?, nestsReentrantDeliveries: Bool = true) {
+    self.nestsReentrantDeliveries = nestsReentrantDeliveries
     replaysCurrentValue = initialValue != nil
     replayValue = initialValue
     performDetach = { $0.perform(.detach) }
@@ -103,6 +110,17 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
   // MARK: Performing events
 
+  /// What the caller of ``admit(_:me:)`` must do with its event.
+  @usableFromInline
+  enum Admission {
+    /// The caller took the token: handle the event, then release the token.
+    case handleAndRelease
+    /// The caller already holds the token (a re-entrant call): handle the event, nested.
+    case handleNested
+    /// The event was queued for the token holder.
+    case queued
+  }
+
   /// Handles `event` now if this thread holds or can take the token; otherwise queues it for
   /// the holder.
   @inlinable
@@ -111,37 +129,63 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     if token.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
       handle(event)
       releaseToken(me)
-    } else if token.load(ordering: .relaxed) & ~Self.queuedFlag == me {
+    } else if token.load(ordering: .relaxed) & ~Self.queuedFlag == me,
+      nestsReentrantDeliveries || !event.isDelivery
+    {
       handle(event)  // Re-entrant: nested inside the event being handled.
     } else {
-      performContended(event, me: me)
+      carryOut(lock.withLock { admit(event, me: me) }, event, me: me)
     }
   }
 
-  /// The slow path of `perform`: another thread holds the token (or just released it).
+  /// Performs a value or completion for a replaying subject: `commit` (which stores the new
+  /// value, or refuses it by returning `false`) runs under `lock`, atomically with taking the
+  /// token or queueing the event, so that the stored value and the order of deliveries always
+  /// agree, whatever the threads.
   @inlinable
-  func performContended(_ event: SubjectEvent<Output, Failure>, me: UInt) {
-    let acquired = lock.withLock { () -> Bool in
-      while true {
-        let holder = token.load(ordering: .acquiring)
-        if holder == 0 {
-          if token.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
-            return true
-          }
-          continue
-        }
-        if holder & Self.queuedFlag == 0 {
-          let flagged = token.compareExchange(
-            expected: holder, desired: holder | Self.queuedFlag, ordering: .acquiringAndReleasing)
-          guard flagged.exchanged else { continue }
-        }
-        queue.append { [self] in handle(event) }
-        return false
-      }
+  func perform(_ event: SubjectEvent<Output, Failure>, committing commit: () -> Bool) {
+    let me = currentThreadIdentity()
+    let admission = lock.withLock { () -> Admission? in
+      guard commit() else { return nil }
+      return admit(event, me: me)
     }
-    if acquired {
+    if let admission { carryOut(admission, event, me: me) }
+  }
+
+  @inlinable
+  func carryOut(_ admission: Admission, _ event: SubjectEvent<Output, Failure>, me: UInt) {
+    switch admission {
+    case .handleAndRelease:
       handle(event)
       releaseToken(me)
+    case .handleNested:
+      handle(event)
+    case .queued:
+      break
+    }
+  }
+
+  /// Decides, with `lock` held, whether the calling thread handles `event` or queues it.
+  @inlinable
+  func admit(_ event: SubjectEvent<Output, Failure>, me: UInt) -> Admission {
+    while true {
+      let holder = token.load(ordering: .acquiring)
+      if holder == 0 {
+        if token.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
+          return .handleAndRelease
+        }
+        continue
+      }
+      if holder & ~Self.queuedFlag == me, nestsReentrantDeliveries || !event.isDelivery {
+        return .handleNested
+      }
+      if holder & Self.queuedFlag == 0 {
+        let flagged = token.compareExchange(
+          expected: holder, desired: holder | Self.queuedFlag, ordering: .acquiringAndReleasing)
+        guard flagged.exchanged else { continue }
+      }
+      queue.append { [self] in handle(event) }
+      return .queued
     }
   }
 

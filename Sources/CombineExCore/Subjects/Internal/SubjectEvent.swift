@@ -16,3 +16,14 @@ enum SubjectEvent<Output, Failure: Error> {
   /// A subscriber asked for values: a replaying subject may owe it the current value.
   case demand(SubjectConduit<Output, Failure>)
 }
+
+extension SubjectEvent {
+  /// Whether the event delivers a value or a completion (as opposed to managing subscribers).
+  @inlinable
+  var isDelivery: Bool {
+    switch self {
+    case .value, .completion: return true
+    case .attach, .detach, .demand: return false
+    }
+  }
+}
