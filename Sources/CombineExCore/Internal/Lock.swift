@@ -23,7 +23,7 @@ import Synchronization
 /// happens-before edges. (The standard library's `Mutex` takes contended locks inside the
 /// uninstrumented runtime, so the sanitizer would report false races.)
 @usableFromInline
-struct Lock: ~Copyable, @unchecked Sendable {
+package struct Lock: ~Copyable, @unchecked Sendable {
   #if canImport(Darwin)
     @usableFromInline
     let mutex = Mutex(())
@@ -34,11 +34,11 @@ struct Lock: ~Copyable, @unchecked Sendable {
   #endif
 
   @inlinable
-  init() {}
+  package init() {}
 
   /// Runs `body` with the lock held and returns its result.
   @inlinable
-  func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
     #if canImport(Darwin)
       return try mutex.withLock { _ in try body() }
     #else

@@ -15,9 +15,7 @@
 /// Threading follows ``PassthroughSubject``. `value` can be read and written from any thread;
 /// after `send(x)` returns, `value` is `x` on every thread, even if delivery of `x` was handed
 /// to a thread that is still delivering an earlier value.
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-  // @unchecked Sendable: `currentValue` and `isComplete` are guarded by `core.lock`; the rest
-  // lives in `core`, which is thread-safe.
+public final class CurrentValueSubject<Output, Failure: Error>: Subject {
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
@@ -80,4 +78,9 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   public func send(subscription: any Subscription) {
     core.receiveUpstream(subscription)
   }
+}
+
+extension CurrentValueSubject: @unchecked Sendable where Output: Sendable {
+  // @unchecked Sendable: `currentValue` and `isComplete` are guarded by `core.lock`; the rest
+  // lives in `core`, which is thread-safe.
 }

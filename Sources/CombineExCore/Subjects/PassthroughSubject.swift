@@ -21,8 +21,7 @@
 /// nested inside the current delivery, as in Combine. A `send` from another thread while a
 /// delivery is in progress is handed to the delivering thread, which delivers it before it
 /// returns; the sending thread does not wait, so no thread can deadlock on a subject.
-public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-  // @unchecked Sendable: all state lives in `core`, which is thread-safe.
+public final class PassthroughSubject<Output, Failure: Error>: Subject {
   @usableFromInline
   let core = SubjectCore<Output, Failure>(replaying: nil)
 
@@ -58,4 +57,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   public func send(subscription: any Subscription) {
     core.receiveUpstream(subscription)
   }
+}
+
+extension PassthroughSubject: @unchecked Sendable where Output: Sendable {
+  // @unchecked Sendable: all state lives in `core`, which is thread-safe.
 }

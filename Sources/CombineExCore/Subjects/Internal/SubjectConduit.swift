@@ -11,7 +11,7 @@ import Synchronization
 /// Only the thread holding the subject's delivery token calls `offer`, `start`, `finish` and
 /// `release`; `request` and `cancel` may come from any thread.
 @usableFromInline
-class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
+package class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
   @unchecked Sendable
 {
   // @unchecked Sendable: `state` is atomic; everything else is immutable or, in the
@@ -44,7 +44,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
   }
 
   @usableFromInline
-  var description: String {
+  package var description: String {
     subject.replaysCurrentValue ? "CurrentValueSubject" : "PassthroughSubject"
   }
 
@@ -130,7 +130,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
 
   /// Adds demand; a replaying subject then delivers the current value if it is owed.
   @inlinable
-  final func request(_ demand: Subscribers.Demand) {
+  package final func request(_ demand: Subscribers.Demand) {
     guard demand != .none else { return }
     addDemand(demand)
     if subject.replaysCurrentValue {
@@ -145,7 +145,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
 
   /// Stops deliveries at once and asks the subject to forget this subscriber.
   @inlinable
-  final func cancel() {
+  package final func cancel() {
     if terminate() {
       subject.performDetach(subject)
     }
@@ -238,7 +238,7 @@ extension SubjectCore {
   /// is known to release its subscription, the retaining kind otherwise; and the function that
   /// hands it its subscription, specialized for its type.
   @inlinable
-  func attachEvent<S: Subscriber>(for subscriber: S) -> SubjectEvent<Output, Failure>
+  package func attachEvent<S: Subscriber>(for subscriber: S) -> SubjectEvent<Output, Failure>
   where S.Input == Output, S.Failure == Failure {
     if S.self is any SubscriptionReleasing.Type {
       return .attach(SubjectConduitTo(subject: self, downstream: subscriber)) { conduit in

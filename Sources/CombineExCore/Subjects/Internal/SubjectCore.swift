@@ -22,14 +22,14 @@ import Synchronization
 /// The token word's low bit means "events are queued"; thread identities are pointers, so it
 /// is otherwise always zero.
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   // @unchecked Sendable: `token` is atomic; `queue` and `upstreamSubscriptions` are guarded by
   // `lock`; every other stored property is touched only by the token holder.
   @usableFromInline
   let token = Atomic<UInt>(0)
 
   @usableFromInline
-  let lock = Lock()
+  package let lock = Lock()
 
   /// Events waiting for the token holder, as closures that handle them. Guarded by `lock`.
   /// (Closures rather than ``SubjectEvent`` values keep the stored types non-generic, which
@@ -96,7 +96,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   let nestsReentrantDeliveries: Bool
 
   @inlinable
-  init(replaying initialValue: Output?, nestsReentrantDeliveries: Bool = true) {
+  package init(replaying initialValue: Output?, nestsReentrantDeliveries: Bool = true) {
     self.nestsReentrantDeliveries = nestsReentrantDeliveries
     replaysCurrentValue = initialValue != nil
     replayValue = initialValue
@@ -124,7 +124,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// Handles `event` now if this thread holds or can take the token; otherwise queues it for
   /// the holder.
   @inlinable
-  func perform(_ event: SubjectEvent<Output, Failure>) {
+  package func perform(_ event: SubjectEvent<Output, Failure>) {
     let me = currentThreadIdentity()
     if token.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
       handle(event)
@@ -143,7 +143,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// token or queueing the event, so that the stored value and the order of deliveries always
   /// agree, whatever the threads.
   @inlinable
-  func perform(_ event: SubjectEvent<Output, Failure>, committing commit: () -> Bool) {
+  package func perform(_ event: SubjectEvent<Output, Failure>, committing commit: () -> Bool) {
     let me = currentThreadIdentity()
     let admission = lock.withLock { () -> Admission? in
       guard commit() else { return nil }

@@ -1,6 +1,6 @@
 /// Something a subject has to do while it owns its delivery token (see ``SubjectCore``).
 @usableFromInline
-enum SubjectEvent<Output, Failure: Error> {
+package enum SubjectEvent<Output, Failure: Error> {
   /// Deliver a value to every subscriber with demand.
   case value(Output)
   /// Deliver the completion to every subscriber.

@@ -1,0 +1,131 @@
+import CombineExCore
+
+/// A thread-safe, never-failing value that publishes its current value and every change.
+///
+/// ```swift
+/// let count = MutableProperty(0)
+/// let cancellable = count.sink { print("count is \($0)") }  // Prints: count is 0
+/// count.value = 1  // Prints: count is 1
+/// count.modify { $0 += 1 }  // Prints: count is 2
+/// let previous = count.swap(10)  // Prints: count is 10
+/// print(previous)  // Prints: 2
+/// ```
+///
+/// ## Semantics
+/// - A new subscriber receives the current value first, then every value set afterwards, in
+///   order. Setting the same value twice publishes it twice.
+/// - `value`, ``modify(_:)``, ``withValue(_:)`` and ``swap(_:)`` may be used from any thread.
+///   After a set returns, every thread reads the new value.
+/// - Setting the value from inside one of its own subscribers does not deadlock: the new value is
+///   stored at once and delivered *after* the current delivery, in order. (A
+///   `CurrentValueSubject` delivers such a value at once, nested, so that a later subscriber can
+///   see the nested value before the outer one; a property keeps one order for everybody.)
+/// - Reading `value` inside a subscriber is safe and returns the latest value set.
+/// - No lock is held while subscribers run.
+public final class MutableProperty<Output>: PropertyProtocol {
+
+  /// A property never fails.
+  public typealias Failure = Never
+
+  @usableFromInline
+  let core: SubjectCore<Output, Never>
+
+  /// The value as of the last set. Guarded by `core.lock`.
+  @usableFromInline
+  var currentValue: Output
+
+  /// Incremented by every set; ``modify(_:)`` uses it to detect a concurrent change.
+  @usableFromInline
+  var version: UInt64 = 0
+
+  /// Creates a property with an initial value.
+  @inlinable
+  public init(_ initialValue: Output) {
+    currentValue = initialValue
+    core = SubjectCore(replaying: initialValue, nestsReentrantDeliveries: false)
+  }
+
+  /// The current value. Setting it publishes the new value to every subscriber.
+  @inlinable
+  public var value: Output {
+    get { core.lock.withLock { currentValue } }
+    set { store(newValue) }
+  }
+
+  /// Atomically modifies the value and publishes the result once.
+  ///
+  /// `body` runs without any lock held (it may read this property); if another thread sets the
+  /// property meanwhile, `body` runs again on the newer value, so keep it free of side effects.
+  ///
+  /// ```swift
+  /// let hits = MutableProperty(0)
+  /// DispatchQueue.concurrentPerform(iterations: 100) { _ in hits.modify { $0 += 1 } }
+  /// print(hits.value)  // Prints: 100
+  /// ```
+  ///
+  /// - Returns: What `body` returns.
+  @inlinable
+  @discardableResult
+  public func modify<Result>(_ body: (inout Output) throws -> Result) rethrows -> Result {
+    while true {
+      var (candidate, seen) = core.lock.withLock { (currentValue, version) }
+      let result = try body(&candidate)
+      let committed = candidate
+      var stored = false
+      core.perform(.value(committed)) {
+        guard version == seen else { return false }
+        currentValue = committed
+        version &+= 1
+        stored = true
+        return true
+      }
+      if stored { return result }
+    }
+  }
+
+  /// Calls `body` with the current value and returns its result.
+  @inlinable
+  public func withValue<Result>(_ body: (Output) throws -> Result) rethrows -> Result {
+    try body(value)
+  }
+
+  /// Replaces the value, publishes the new one, and returns the old one.
+  @inlinable
+  @discardableResult
+  public func swap(_ newValue: Output) -> Output {
+    var old: Output?
+    core.perform(.value(newValue)) {
+      old = currentValue
+      currentValue = newValue
+      version &+= 1
+      return true
+    }
+    return old!
+  }
+
+  @inlinable
+  func store(_ newValue: Output) {
+    core.perform(.value(newValue)) {
+      currentValue = newValue
+      version &+= 1
+      return true
+    }
+  }
+
+  /// Completes the property's subscribers (for properties that follow a finite publisher).
+  func finish() {
+    core.perform(.completion(.finished)) { true }
+  }
+
+  /// Attaches a subscriber, which receives the current value on its first demand, then every
+  /// change.
+  @inlinable
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    core.perform(core.attachEvent(for: subscriber))
+  }
+}
+
+extension MutableProperty: @unchecked Sendable where Output: Sendable {
+  // @unchecked Sendable: `currentValue` and `version` are guarded by `core.lock`, and delivery
+  // is serialized by `core`'s token.
+}

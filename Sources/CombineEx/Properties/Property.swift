@@ -1,0 +1,113 @@
+import CombineExCore
+
+/// A read-only, never-failing value that publishes its current value and every change.
+///
+/// Expose a `Property` in an API and keep the ``MutableProperty`` behind it private, so that
+/// the implementation is the only source of truth:
+///
+/// ```swift
+/// final class Downloader {
+///   private let mutableProgress = MutableProperty(0.0)
+///   let progress: Property<Double>
+///   init() { progress = Property(mutableProgress) }
+///   func advance() { mutableProgress.modify { $0 += 0.5 } }
+/// }
+/// let downloader = Downloader()
+/// let cancellable = downloader.progress.sink { print($0) }  // Prints: 0.0
+/// downloader.advance()  // Prints: 0.5
+/// ```
+///
+/// A property is built in one of three ways:
+/// - ``init(value:)``: a constant: subscribers receive the value, then `.finished`.
+/// - ``init(_:)``: a read-only view of another property (usually a ``MutableProperty``).
+/// - ``init(initial:then:)``: starts with `initial` and follows a publisher, which it subscribes
+///   to once, at once, for as long as the property lives.
+///
+/// Composition (`map`, `combineLatest`, `flatMap`, ...) returns properties too, so derived
+/// values keep a synchronous ``value``.
+public final class Property<Output>: PropertyProtocol {
+  /// A property never fails.
+  public typealias Failure = Never
+
+  @usableFromInline
+  let currentValue: () -> Output
+
+  @usableFromInline
+  let publisher: AnyPublisher<Output, Never>
+
+  /// What the property keeps alive (for example its subscription to `then`).
+  private let retained: AnyObject?
+
+  /// The current value.
+  @inlinable
+  public var value: Output { currentValue() }
+
+  /// Creates a property from a way to read the current value and a publisher of the current
+  /// value and its changes: the building block of property composition.
+  @usableFromInline
+  init(
+    currentValue: @escaping () -> Output, publisher: AnyPublisher<Output, Never>,
+    retaining retained: AnyObject? = nil
+  ) {
+    self.currentValue = currentValue
+    self.publisher = publisher
+    self.retained = retained
+  }
+
+  /// Creates a constant property: subscribers receive `value`, then `.finished`.
+  ///
+  /// ```swift
+  /// let answer = Property(value: 42)
+  /// print(answer.value)  // Prints: 42
+  /// ```
+  public convenience init(value: Output) {
+    self.init(currentValue: { value }, publisher: Just(value).eraseToAnyPublisher())
+  }
+
+  /// Creates a read-only view of another property.
+  public convenience init<P: PropertyProtocol>(_ property: P) where P.Output == Output {
+    if let property = property as? Property<Output> {
+      self.init(
+        currentValue: property.currentValue, publisher: property.publisher,
+        retaining: property.retained)
+    } else {
+      self.init(
+        currentValue: { property.value }, publisher: property.eraseToAnyPublisher(),
+        retaining: nil)
+    }
+  }
+
+  /// Creates a property that starts with `initial` and then takes every value of `values`.
+  ///
+  /// `values` is subscribed exactly once, right away, and stays subscribed as long as the
+  /// property lives. Late subscribers receive the latest value. When `values` finishes, the
+  /// property keeps its last value and its subscribers receive `.finished`.
+  ///
+  /// ```swift
+  /// let readings = PassthroughSubject<Int, Never>()
+  /// let latest = Property(initial: 0, then: readings)
+  /// readings.send(7)
+  /// print(latest.value)  // Prints: 7
+  /// ```
+  public convenience init<Values: Publisher>(initial: Output, then values: Values)
+  where Values.Output == Output, Values.Failure == Never {
+    let storage = MutableProperty(initial)
+    let subscription = values.sink(
+      receiveCompletion: { _ in storage.finish() },
+      receiveValue: { storage.value = $0 })
+    self.init(
+      currentValue: { storage.value }, publisher: storage.eraseToAnyPublisher(),
+      retaining: subscription)
+  }
+
+  /// Attaches a subscriber, which receives the current value, then every change.
+  @inlinable
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    publisher.receive(subscriber: subscriber)
+  }
+}
+
+extension Property: @unchecked Sendable where Output: Sendable {
+  // @unchecked Sendable: every stored property is immutable; reading the value goes through a
+  // thread-safe MutableProperty or a constant.
+}
