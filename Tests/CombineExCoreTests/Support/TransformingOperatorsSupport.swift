@@ -1,0 +1,86 @@
+import CombineExCore
+import CombineExTesting
+import Testing
+
+/// An upstream under the test's full control: it records every demand its subscriber requests
+/// and every cancel, and `send` hands a value straight to the subscriber (whatever the demand)
+/// and returns the demand the subscriber answers with. Single-threaded tests only.
+final class ManualUpstream<Output, Failure: Error>: Publisher {
+  private var subscriber: AnySubscriber<Output, Failure>?
+
+  /// Every demand requested through the subscription, in order.
+  private(set) var requests: [Subscribers.Demand] = []
+
+  /// How many times the subscription was cancelled.
+  private(set) var cancelCount = 0
+
+  /// The sum of all requested demand.
+  var totalDemand: Subscribers.Demand { requests.reduce(.none, +) }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    self.subscriber = AnySubscriber(subscriber)
+    subscriber.receive(subscription: Probe(owner: self))
+  }
+
+  /// Delivers `value` and returns the demand the subscriber answers with.
+  @discardableResult
+  func send(_ value: Output) -> Subscribers.Demand {
+    subscriber?.receive(value) ?? .none
+  }
+
+  /// Delivers the completion.
+  func send(completion: Subscribers.Completion<Failure>) {
+    subscriber?.receive(completion: completion)
+  }
+
+  private final class Probe: Subscription {
+    weak var owner: ManualUpstream?
+    init(owner: ManualUpstream) { self.owner = owner }
+    func request(_ demand: Subscribers.Demand) { owner?.requests.append(demand) }
+    func cancel() {
+      owner?.cancelCount += 1
+      owner?.subscriber = nil
+    }
+  }
+}
+
+/// Checks the cancellation rules for the operator `makePipeline` applies to an upstream of
+/// `Int`s: cancel reaches the upstream, nothing is delivered after it, and the downstream (and
+/// what it captures) is released.
+func expectCancellationRules<P: Publisher>(
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ makePipeline: (AnyPublisher<Int, TestError>) -> P
+) {
+  let subject = PassthroughSubject<Int, TestError>()
+  var upstreamCancelled = false
+  let pipeline = makePipeline(
+    subject.handleCancelForTest { upstreamCancelled = true }.eraseToAnyPublisher())
+
+  // Nothing after cancel.
+  let recorder = pipeline.record()
+  subject.send(1)
+  let eventsBeforeCancel = recorder.events.count
+  recorder.cancel()
+  #expect(upstreamCancelled, "cancel did not reach the upstream", sourceLocation: sourceLocation)
+  subject.send(2)
+  subject.send(completion: .finished)
+  #expect(
+    recorder.events.count == eventsBeforeCancel, "events arrived after cancel",
+    sourceLocation: sourceLocation)
+
+  // The downstream is released.
+  let liveSubject = PassthroughSubject<Int, TestError>()
+  weak var weakOwner: TestOwner?
+  var cancellable: AnyCancellable?
+  do {
+    let owner = TestOwner()
+    weakOwner = owner
+    cancellable = makePipeline(liveSubject.eraseToAnyPublisher()).sink(
+      receiveCompletion: { _ in owner.values.append(-1) },
+      receiveValue: { _ in owner.values.append(0) })
+  }
+  #expect(weakOwner != nil, sourceLocation: sourceLocation)
+  cancellable?.cancel()
+  #expect(weakOwner == nil, "the downstream was not released", sourceLocation: sourceLocation)
+  withExtendedLifetime(cancellable) {}
+}
