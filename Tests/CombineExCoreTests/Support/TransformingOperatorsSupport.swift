@@ -84,3 +84,45 @@ func expectCancellationRules<P: Publisher>(
   #expect(weakOwner == nil, "the downstream was not released", sourceLocation: sourceLocation)
   withExtendedLifetime(cancellable) {}
 }
+
+/// A subscriber driven by closures, for re-entrancy tests: `onValue` may call ``request(_:)``
+/// or ``cancel()`` on the subscriber it is given. Single-threaded tests only.
+final class CallbackSubscriber<Input, Failure: Error>: Subscriber, Cancellable {
+  private var subscription: (any Subscription)?
+  private let initialDemand: Subscribers.Demand
+  private let onValue: (Input, CallbackSubscriber) -> Subscribers.Demand
+
+  /// The values received, in order.
+  private(set) var values: [Input] = []
+
+  /// The completions received (more than one is a broken publisher).
+  private(set) var completions: [Subscribers.Completion<Failure>] = []
+
+  init(
+    initialDemand: Subscribers.Demand,
+    onValue: @escaping (Input, CallbackSubscriber) -> Subscribers.Demand = { _, _ in .none }
+  ) {
+    self.initialDemand = initialDemand
+    self.onValue = onValue
+  }
+
+  func receive(subscription: any Subscription) {
+    self.subscription = subscription
+    if initialDemand > 0 { subscription.request(initialDemand) }
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    values.append(input)
+    return onValue(input, self)
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    completions.append(completion)
+  }
+
+  /// Requests more from the subscription.
+  func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
+
+  /// Cancels the subscription.
+  func cancel() { subscription?.cancel() }
+}
