@@ -1,5 +1,6 @@
 import CombineExCore
 import CombineExTesting
+import Foundation
 import Testing
 
 /// An upstream under the test's full control: it records every demand its subscriber requests
@@ -125,4 +126,64 @@ final class CallbackSubscriber<Input, Failure: Error>: Subscriber, Cancellable {
 
   /// Cancels the subscription.
   func cancel() { subscription?.cancel() }
+}
+
+/// A subscriber for stress tests that any thread may drive: it records the values, counts
+/// overlapping deliveries (which would break the serial-delivery rule), and lets any thread
+/// request or cancel.
+final class ConcurrentRecorder<Input: Sendable>: Subscriber, Cancellable, @unchecked Sendable {
+  // @unchecked Sendable: every stored property is guarded by `lock`.
+  typealias Failure = Never
+
+  private let lock = NSLock()
+  private var subscription: (any Subscription)?
+  private var received: [Input] = []
+  private var inside = 0
+  private var overlapCount = 0
+  private var completionCount = 0
+  private let initialDemand: Subscribers.Demand
+
+  init(initialDemand: Subscribers.Demand) {
+    self.initialDemand = initialDemand
+  }
+
+  /// The values received so far, in order.
+  var values: [Input] { lock.withLock { received } }
+
+  /// How many deliveries overlapped another one.
+  var overlaps: Int { lock.withLock { overlapCount } }
+
+  /// How many completions arrived.
+  var completions: Int { lock.withLock { completionCount } }
+
+  func receive(subscription: any Subscription) {
+    lock.withLock { self.subscription = subscription }
+    if initialDemand > 0 { subscription.request(initialDemand) }
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.withLock {
+      inside += 1
+      if inside > 1 { overlapCount += 1 }
+    }
+    lock.withLock {
+      received.append(input)
+      inside -= 1
+    }
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    lock.withLock { completionCount += 1 }
+  }
+
+  /// Requests more from the subscription.
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { subscription }?.request(demand)
+  }
+
+  /// Cancels the subscription.
+  func cancel() {
+    lock.withLock { subscription }?.cancel()
+  }
 }
