@@ -1,0 +1,109 @@
+import CombineExCore
+import CombineExTesting
+import Testing
+
+@Suite("tryFilter")
+struct TryFilterTests {
+  @Test("republishes the elements that match and finishes with the upstream")
+  func republishesMatches() {
+    let recorder = [1, 2, 3, 4].publisher.tryFilter { $0.isMultiple(of: 2) }.record()
+    #expect(recorder.values == [2, 4])
+    #expect(recorder.receivedCompletion.isFinished)
+  }
+
+  @Test("a thrown error fails the publisher and cancels the upstream")
+  func throwingCancelsUpstream() {
+    let subject = PassthroughSubject<Int, Never>()
+    var cancelled = false
+    let recorder =
+      subject
+      .handleCancelForTest { cancelled = true }
+      .tryFilter { value in
+        if value == 0 { throw TestError(0) }
+        return true
+      }
+      .record()
+    subject.send(1)
+    subject.send(0)
+    subject.send(2)
+    #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion?.failure as? TestError == TestError(0))
+    #expect(recorder.completionCount == 1)
+    #expect(cancelled)
+  }
+
+  @Test("passes the upstream's failure on")
+  func upstreamFailure() {
+    let subject = PassthroughSubject<Int, TestError>()
+    let recorder = subject.tryFilter { _ in true }.record()
+    subject.send(1)
+    subject.send(completion: .failure(TestError(5)))
+    #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion?.failure as? TestError == TestError(5))
+  }
+
+  @Test("an empty upstream finishes without values")
+  func emptyUpstream() {
+    let recorder = Empty<Int, Never>().tryFilter { _ in true }.record()
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.receivedCompletion.isFinished)
+  }
+
+  @Test("a rejected element gives its unit of demand back to the upstream")
+  func rejectedGivesDemandBack() {
+    let upstream = ManualUpstream<Int, Never>()
+    let recorder = upstream.tryFilter { $0 > 0 }.record(initialDemand: .max(1))
+    #expect(upstream.requests == [.max(1)])
+    #expect(upstream.send(-1) == .max(1))
+    #expect(upstream.send(1) == .none)
+    #expect(recorder.values == [1])
+  }
+
+  @Test("honours demand: .none at first, then one value per request")
+  func honoursDemand() {
+    let recorder = [1, 2, 3].publisher.tryFilter { _ in true }.record(initialDemand: .none)
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1])
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test("filter.tryFilter, tryFilter.filter and tryFilter.tryFilter fuse into one TryFilter")
+  func fusion() {
+    let numbers = Array(1...12).publisher
+    let filterThenTry: Publishers.TryFilter<Publishers.Sequence<[Int], Never>> =
+      numbers.filter { $0.isMultiple(of: 2) }.tryFilter { $0.isMultiple(of: 3) }
+    let tryThenFilter: Publishers.TryFilter<Publishers.Sequence<[Int], Never>> =
+      numbers.tryFilter { $0.isMultiple(of: 2) }.filter { $0.isMultiple(of: 3) }
+    let tryThenTry: Publishers.TryFilter<Publishers.Sequence<[Int], Never>> =
+      numbers.tryFilter { $0.isMultiple(of: 2) }.tryFilter { value in
+        if value > 6 { throw TestError(value) }
+        return value.isMultiple(of: 3)
+      }
+    #expect(filterThenTry.record().values == [6, 12])
+    #expect(tryThenFilter.record().values == [6, 12])
+    let failing = tryThenTry.record()
+    #expect(failing.values == [6])
+    #expect(failing.receivedCompletion?.failure as? TestError == TestError(8))
+  }
+
+  @Test("the fused second predicate is not called for elements the first rejects")
+  func fusionShortCircuits() {
+    var tested: [Int] = []
+    let recorder = [1, 2, 3, 4].publisher
+      .filter { $0.isMultiple(of: 2) }
+      .tryFilter { value in
+        tested.append(value)
+        return true
+      }
+      .record()
+    #expect(recorder.values == [2, 4])
+    #expect(tested == [2, 4])
+  }
+
+  @Test("cancel reaches the upstream, stops delivery and frees the pipeline")
+  func cancellation() {
+    expectCancellationRules { $0.tryFilter { _ in true } }
+  }
+}
