@@ -84,9 +84,13 @@ public struct Published<Value> {
   ///
   /// The ``Published/projectedValue`` is the property accessed with the `$` operator. Setting
   /// it changes nothing: it exists so that `assign(to: &$property)` can take it `inout`.
+  ///
+  /// Combine declares the getter `mutating`; here neither accessor mutates the wrapper (all
+  /// state lives in a shared storage object), so that `$property` may be read from several
+  /// threads at once without an exclusivity conflict on the enclosing object.
   public var projectedValue: Publisher {
-    mutating get { Publisher(storage: storage) }
-    set {}
+    get { Publisher(storage: storage) }
+    nonmutating set {}
   }
 
   /// Reads and writes a `@Published` property of a class; the compiler calls it for every

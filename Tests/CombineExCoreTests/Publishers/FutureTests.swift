@@ -1,7 +1,6 @@
 import CombineExCore
 import CombineExTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// Keeps a future's promise so that a test can fulfill it later (from any thread).
@@ -245,7 +244,7 @@ struct FutureTests {
   func stressPromiseAndSubscribe() async {
     for _ in 0..<200 {
       let (future, box) = pendingFuture(Int.self, Never.self)
-      let recorders = Mutex<[TestSubscriber<Int, Never>]>([])
+      let recorders = LockedBox<[TestSubscriber<Int, Never>]>([])
       await concurrentPerform(16) { index in
         if index % 2 == 0 {
           box.fulfill(.success(index))

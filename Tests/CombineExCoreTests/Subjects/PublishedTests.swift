@@ -1,7 +1,6 @@
 import CombineExCore
 import CombineExTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// A class with a `@Published` property, for the `Published` tests.
@@ -116,7 +115,7 @@ struct PublishedTests {
 
   @Test("init(initialValue:) is the same as init(wrappedValue:)")
   func initialValue() {
-    var published = Published(initialValue: 3)
+    let published = Published(initialValue: 3)
     #expect(published.projectedValue.record().values == [3])
   }
 
@@ -169,10 +168,10 @@ struct PublishedTests {
   @Test("stress: concurrent writes and subscriptions deliver serially and announce every write")
   func stressConcurrentWrites() async {
     let thermometer = Mirroring([0].publisher)
-    let announcements = Mutex(0)
+    let announcements = LockedBox(0)
     let announcing = thermometer.objectWillChange.sink { announcements.withLock { $0 += 1 } }
-    let checkers = Mutex<[SerialDeliveryChecker]>([])
-    let cancellables = Mutex<[AnyCancellable]>([])
+    let checkers = LockedBox<[SerialDeliveryChecker]>([])
+    let cancellables = LockedBox<[AnyCancellable]>([])
     await concurrentPerform(8) { thread in
       let checker = SerialDeliveryChecker()
       let cancellable = thermometer.$value.sink { checker.receive($0) }
