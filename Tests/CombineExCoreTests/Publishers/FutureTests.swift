@@ -240,6 +240,16 @@ struct FutureTests {
     #expect(recorder.values == [8])
   }
 
+  @Test("the promise is Sendable: it can be handed to a task")
+  func promiseInTask() async {
+    let future = Future<Int, Never> { promise in
+      Task { promise(.success(11)) }
+    }
+    let recorder = future.record()
+    #expect(await recorder.completion == .finished)
+    #expect(recorder.values == [11])
+  }
+
   @Test("stress: 8 threads call the promise while 8 subscribe; everyone gets the one value")
   func stressPromiseAndSubscribe() async {
     for _ in 0..<200 {

@@ -37,6 +37,12 @@ private final class CustomAnnouncer: ObservableObject {
   @Published var value = 0
 }
 
+/// A main-actor view model, the common shape of an observable object in app code.
+@MainActor
+private final class MainActorModel: ObservableObject {
+  @Published var count = 0
+}
+
 @Suite("ObservableObject")
 struct ObservableObjectTests {
   @Test("objectWillChange fires once per change of a @Published property")
@@ -164,5 +170,16 @@ struct ObservableObjectTests {
     recorder.request(.max(1))
     publisher.send()
     #expect(recorder.values.count == 2)
+  }
+
+  @Test("a main-actor class can be an ObservableObject with @Published properties")
+  @MainActor
+  func mainActorModel() {
+    let model = MainActorModel()
+    let announcements = model.objectWillChange.record()
+    let counts = model.$count.record()
+    model.count += 1
+    #expect(announcements.values.count == 1)
+    #expect(counts.values == [0, 1])
   }
 }
