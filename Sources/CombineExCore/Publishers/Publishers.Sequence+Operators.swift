@@ -210,7 +210,10 @@ extension Publishers.Sequence where Elements: Collection {
   public func output(in range: Range<Elements.Index>)
     -> Publishers.Sequence<[Elements.Element], Failure>
   {
-    Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence[range]))
+    // Clamped, like the general `output(in:)`: indices past the end publish nothing rather
+    // than trap (Combine traps here).
+    Publishers.Sequence<[Elements.Element], Failure>(
+      sequence: Array(sequence[range.clamped(to: sequence.startIndex..<sequence.endIndex)]))
   }
 }
 
@@ -246,7 +249,10 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
   public func output(in range: Range<Elements.Index>)
     -> Publishers.Sequence<[Elements.Element], Failure>
   {
-    Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence[range]))
+    // Clamped, like the general `output(in:)`: indices past the end publish nothing rather
+    // than trap (Combine traps here).
+    Publishers.Sequence<[Elements.Element], Failure>(
+      sequence: Array(sequence[range.clamped(to: sequence.startIndex..<sequence.endIndex)]))
   }
 
   /// Publishes the number of elements.
