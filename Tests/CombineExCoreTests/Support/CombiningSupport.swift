@@ -209,6 +209,25 @@ final class StressSubscriber<Input: Sendable, Failure: Error>: Subscriber, @unch
   }
 }
 
+/// Runs `body` on `count` new threads, all started at once, and returns when all are done.
+///
+/// Unlike ``concurrentPerform(_:_:)`` (which may run iterations one after another on a machine
+/// with few cores), every iteration gets its own thread, so iterations may wait for each other:
+/// a producer may wait for the demand that other iterations request.
+func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    let group = DispatchGroup()
+    for index in 0..<count {
+      group.enter()
+      Thread {
+        body(index)
+        group.leave()
+      }.start()
+    }
+    group.notify(queue: .global()) { continuation.resume() }
+  }
+}
+
 /// Whether `values` are in strictly increasing order (the order in which one input sent
 /// them).
 func isIncreasing(_ values: [Int]) -> Bool {
