@@ -108,7 +108,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     guard subscribesNow else { return }
     var stage = stage
     while true {
-      subscribe(upstream, stage: stage) { [self] completion in
+      subscribe(upstream, stage: stage) { [self, stage] completion in
         attemptEnded(stage: stage, with: completion)
       }
       let next = lock.withLock { () -> Int? in

@@ -10,7 +10,7 @@ struct CatchTests {
   @Test("without a failure, catch passes everything through and never calls the handler")
   func passesThrough() {
     var calls = 0
-    let recorder = [1, 2].publisher
+    let recorder = Publishers.Sequence<[Int], TestError>(sequence: [1, 2])
       .catch { _ -> Just<Int> in
         calls += 1
         return Just(0)
@@ -160,7 +160,9 @@ struct CatchTests {
 
   @Test("without a failure, tryCatch finishes with the upstream")
   func tryCatchFinishes() {
-    let recorder = Just(1).tryCatch { _ in Just(0) }.record()
+    let recorder = Publishers.Sequence<[Int], TestError>(sequence: [1])
+      .tryCatch { _ in Just(0) }
+      .record()
     #expect(recorder.values == [1])
     #expect(recorder.receivedCompletion.isFinished)
   }
