@@ -170,6 +170,16 @@ struct ConcatenateTests {
     #expect(!suffix.send(2))
   }
 
+  @Test("a prefix subscription that arrives after cancel is cancelled at once")
+  func lateSubscriptionCancelled() {
+    let late = LateSubscriptionPublisher<Int, Never>()
+    let recorder = late.append(1).record()
+    recorder.cancel()
+    late.deliverSubscription()
+    #expect(late.subscription?.isCancelled == true)
+    #expect(late.subscription?.requested == Subscribers.Demand.none)
+  }
+
   @Test("the pipeline is freed after completion and after cancel")
   func freed() {
     weak var weakOwner: TestOwner?
@@ -213,6 +223,25 @@ struct ConcatenateTests {
     [1, 2, 3].publisher.append(suffix).subscribe(subscriber)
     #expect(received == [1])
     #expect(suffix.subscriptionCount == 0)
+  }
+
+  @Test("a value sent into the prefix from inside receive passes through as the subject delivers it")
+  func reentrantSend() {
+    let prefix = PassthroughSubject<Int, Never>()
+    var log: [String] = []
+    var depth = 0
+    let cancellable = prefix.append(9).sink { value in
+      depth += 1
+      defer { depth -= 1 }
+      log.append("\(value)@\(depth)")
+      if value == 1 { prefix.send(2) }
+      if value == 2 { prefix.send(completion: .finished) }
+    }
+    prefix.send(1)
+    // Only one upstream is live at a time, so values arrive as the upstream sends them: a
+    // subject delivers a re-entrant send at once, nested, as in Combine.
+    #expect(log == ["1@1", "2@2", "9@3"])
+    withExtendedLifetime(cancellable) {}
   }
 
   @Test("requesting from inside receive carries on into the suffix")

@@ -245,6 +245,16 @@ struct MergeTests {
     #expect(second.subscriptionCount == 0)
   }
 
+  @Test("a subscription that arrives after cancel is cancelled at once")
+  func lateSubscriptionCancelled() {
+    let late = LateSubscriptionPublisher<Int, Never>()
+    let recorder = late.merge(with: Empty()).record()
+    recorder.cancel()
+    late.deliverSubscription()
+    #expect(late.subscription?.isCancelled == true)
+    #expect(late.subscription?.requested == Subscribers.Demand.none)
+  }
+
   @Test("the pipeline is freed after completion")
   func freedAfterCompletion() {
     let first = PassthroughSubject<Int, Never>()

@@ -116,6 +116,21 @@ struct SwitchToLatestTests {
     #expect(inner.requested == .max(1))
   }
 
+  @Test("a replaced inner publisher whose subscription arrives late is cancelled at once")
+  func lateSubscriptionOfReplacedInner() {
+    let upstream = PassthroughSubject<AnyPublisher<Int, Never>, Never>()
+    let late = LateSubscriptionPublisher<Int, Never>()
+    let current = ManualPublisher<Int, Never>()
+    let recorder = upstream.switchToLatest().record()
+    upstream.send(late.eraseToAnyPublisher())
+    upstream.send(current.eraseToAnyPublisher())
+    late.deliverSubscription()
+    #expect(late.subscription?.isCancelled == true)
+    #expect(current.requested == .unlimited)
+    current.send(1)
+    #expect(recorder.values == [1])
+  }
+
   // MARK: Failure
 
   @Test("an inner failure is delivered once and cancels the upstream")

@@ -112,6 +112,26 @@ final class ManualSubscription<Output, Failure: Error>: Subscription, @unchecked
   }
 }
 
+/// A publisher that keeps its subscriber and hands it a ``ManualSubscription`` only when the
+/// test calls ``deliverSubscription()``: for subscriptions that arrive late (after a cancel).
+final class LateSubscriptionPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+  // @unchecked Sendable: used from one thread per test.
+  private var subscriber: AnySubscriber<Output, Failure>?
+  private(set) var subscription: ManualSubscription<Output, Failure>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    self.subscriber = AnySubscriber(subscriber)
+  }
+
+  /// Hands the waiting subscriber its subscription.
+  func deliverSubscription() {
+    guard let subscriber else { return }
+    let subscription = ManualSubscription(subscriber)
+    self.subscription = subscription
+    subscriber.receive(subscription: subscription)
+  }
+}
+
 /// A subscriber that holds its subscription only until completion or cancel, and watches it
 /// through a weak reference: `subscriptionObject == nil` afterwards means the operator's
 /// subscription (and everything it held) was freed.

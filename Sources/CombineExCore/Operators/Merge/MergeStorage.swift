@@ -5,11 +5,11 @@
 ///
 /// Inputs reach it through ``MergeInput`` subscribers, the upstream of flatMap and
 /// switchToLatest through a ``MergeUpstream``.
-// @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; a deliverer uses its own
-// copy of `downstream`, and the machine lets only one caller at a time be the deliverer.
 final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible,
   @unchecked Sendable
 {
+  // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; a deliverer uses its
+  // own copy of `downstream`, and the machine lets only one caller at a time be the deliverer.
   typealias Machine = MergeStateMachine<Downstream.Input, Downstream.Failure>
 
   private let lock = Lock()

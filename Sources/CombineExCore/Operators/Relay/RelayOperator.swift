@@ -5,11 +5,11 @@
 /// Subclasses decide what follows each stage: they subscribe a stage with
 /// ``subscribe(_:stage:onCompletion:)``, and from its completion handler (called only if that
 /// stage was the live one) either subscribe the next stage or end with ``finish(_:)``.
-// @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; subclasses guard their
-// own mutable state with `lock` too.
 class RelayOperator<Downstream: Subscriber>: Subscription, CustomStringConvertible,
   @unchecked Sendable
 {
+  // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; subclasses guard
+  // their own mutable state with `lock` too.
   let lock = Lock()
   private var machine = RelayStateMachine()
   /// Released when the completion is delivered or the downstream cancels.
