@@ -225,7 +225,8 @@ struct ConcatenateTests {
     #expect(suffix.subscriptionCount == 0)
   }
 
-  @Test("a value sent into the prefix from inside receive passes through as the subject delivers it")
+  @Test(
+    "a value sent into the prefix from inside receive passes through as the subject delivers it")
   func reentrantSend() {
     let prefix = PassthroughSubject<Int, Never>()
     var log: [String] = []

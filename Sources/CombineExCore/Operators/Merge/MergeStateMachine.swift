@@ -10,9 +10,10 @@
 /// ## Serial delivery: the deliverer role
 /// Values can arrive from every input on every thread at once, but the downstream must receive
 /// them one at a time, and no lock may be held while calling it. So at most one caller at a
-/// time is the *deliverer* (`isDelivering`): a transition that returns a delivery hands the
-/// caller that role; the caller delivers, reports back with ``didDeliver(requesting:)``, and
-/// keeps delivering what that returns until it returns no value. Values that arrive meanwhile,
+/// time is the *deliverer* (`isDelivering`): a transition that returns a delivery (or, for an
+/// arriving value, `true`) hands the caller that role; the caller delivers, reports back with
+/// ``didDeliverWithNothingToDo(requesting:)`` or ``didDeliver(requesting:)``, and keeps
+/// delivering what that returns until it returns no value. Values that arrive meanwhile,
 /// from another thread or re-entrantly from inside the downstream's `receive`, go to `buffer`
 /// and the deliverer picks them up; their senders return at once and never wait.
 ///
@@ -30,43 +31,12 @@
 /// the current delivery (if any) returns. `.finished` waits until the upstream and every input
 /// finished and every buffered value was delivered.
 struct MergeStateMachine<Output, Failure: Error> {
-  /// Where the merge is in its life.
-  enum State {
-    /// Inputs may still deliver, and (for flatMap and switchToLatest) the upstream may still
-    /// produce inputs.
-    case active
-    /// The upstream and every input finished: `.finished` goes downstream once the buffered
-    /// values have been delivered (which may wait for demand).
-    case finishing
-    /// A failure arrived while a delivery was in progress: the deliverer sends it downstream
-    /// when that delivery returns. Inputs are already cancelled and the buffer emptied.
-    case failing(Failure)
-    /// The completion was handed to a deliverer, or the downstream cancelled: every later
-    /// event is ignored and late subscriptions are cancelled.
-    case terminated
-  }
-
-  /// Where the inputs come from.
-  enum Mode {
-    /// `merge` and `MergeMany`: a fixed set of inputs, registered at the start.
-    case fixed(inputCount: Int)
-    /// `flatMap(maxPublishers:)`: the upstream is asked for `maxPublishers` values, each one
-    /// becomes an input, and each input that finishes makes room for one more.
-    case flatMap(maxPublishers: Subscribers.Demand)
-    /// `switchToLatest()`: the upstream is asked for every value, and each new input cancels
-    /// and replaces the current one.
-    case switchToLatest
-  }
-
-  /// One input publisher.
-  struct Input {
-    /// Its identifier: inputs are numbered in the order they were added.
-    let id: Int
-    /// Its subscription, once it arrived.
-    var subscription: (any Subscription)?
-    /// What it was asked for and has not delivered yet.
-    var granted = Subscribers.Demand.none
-  }
+  /// Where the merge is in its life (see ``MergeState``).
+  typealias State = MergeState
+  /// Where the inputs come from (see ``MergeMode``).
+  typealias Mode = MergeMode
+  /// One input publisher (see ``MergeInputState``).
+  typealias Input = MergeInputState
 
   /// Something for the deliverer to send downstream.
   enum Delivery {
@@ -89,6 +59,8 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   private(set) var state = State.active
+  /// The failure a `failing` merge delivers next.
+  private var pendingFailure: Failure?
   private let mode: Mode
   /// What the downstream asked for and has not received yet.
   private var demand = Subscribers.Demand.none
@@ -143,6 +115,15 @@ struct MergeStateMachine<Output, Failure: Error> {
     return action
   }
 
+  /// The common case of ``didDeliver(requesting:)``, for every value: if nothing is waiting
+  /// and `more` changes no input's grant, gives up the deliverer role and returns `true`.
+  /// Otherwise changes nothing and returns `false`: the caller then calls `didDeliver`.
+  mutating func didDeliverWithNothingToDo(requesting more: Subscribers.Demand) -> Bool {
+    guard isActive, buffer.isEmpty, more == .none || demand == .unlimited else { return false }
+    isDelivering = false
+    return true
+  }
+
   /// The deliverer delivered a value and the downstream asked for `more`; returns what the
   /// deliverer does next (if `deliver` is unset, it gave up the role).
   mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
@@ -165,6 +146,7 @@ struct MergeStateMachine<Output, Failure: Error> {
       return releaseEverything()
     case .failing:
       state = .terminated  // Everything was already cancelled; the failure is not delivered.
+      pendingFailure = nil
       return []
     case .terminated:
       return []
@@ -204,20 +186,20 @@ struct MergeStateMachine<Output, Failure: Error> {
     return action
   }
 
-  /// An input delivered a value: returns `.value` if the caller became the deliverer and must
-  /// send it; otherwise the value was buffered (or dropped: the merge is over, or the input was
-  /// replaced).
-  mutating func receive(_ value: Output, fromInput id: Int) -> Delivery? {
-    guard isActive, let index = index(of: id) else { return nil }
+  /// An input delivered a value: returns `true` if the caller became the deliverer and must
+  /// send it now; otherwise the value was buffered (or dropped: the merge is over, or the input
+  /// was replaced). A `Bool` rather than a ``Delivery``: this runs for every value.
+  mutating func receive(_ value: Output, fromInput id: Int) -> Bool {
+    guard isActive, let index = index(of: id) else { return false }
     inputs[index].granted -= 1
     if !isDelivering, demand > 0 {
       // Not delivering with demand left means the buffer is empty: nothing overtakes it.
       demand -= 1
       isDelivering = true
-      return .value(value)
+      return true
     }
     buffer.append(value)
-    return nil
+    return false
   }
 
   /// An input completed.
@@ -307,10 +289,11 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// accordingly.
   private mutating func nextDelivery() -> Delivery? {
     switch state {
-    case .failing(let failure):
+    case .failing:
       state = .terminated
       isDelivering = false
-      return .failure(failure)
+      defer { pendingFailure = nil }
+      return pendingFailure.map { .failure($0) }
     case .terminated:
       isDelivering = false
       return nil
@@ -341,7 +324,8 @@ struct MergeStateMachine<Output, Failure: Error> {
   private mutating func fail(_ failure: Failure) -> Action {
     var action = Action(cancel: releaseEverything())
     if isDelivering {
-      state = .failing(failure)
+      state = .failing
+      pendingFailure = failure
     } else {
       state = .terminated
       action.deliver = .failure(failure)
@@ -358,4 +342,43 @@ struct MergeStateMachine<Output, Failure: Error> {
     buffer.removeAll()
     return subscriptions
   }
+}
+
+/// Where a merge is in its life (the `State` of ``MergeStateMachine``). Declared outside the
+/// generic machine, and without a payload, so that checking it costs nothing per value.
+enum MergeState {
+  /// Inputs may still deliver, and (for flatMap and switchToLatest) the upstream may still
+  /// produce inputs.
+  case active
+  /// The upstream and every input finished: `.finished` goes downstream once the buffered
+  /// values have been delivered (which may wait for demand).
+  case finishing
+  /// A failure arrived while a delivery was in progress: the deliverer sends it downstream when
+  /// that delivery returns. Inputs are already cancelled and the buffer emptied.
+  case failing
+  /// The completion was handed to a deliverer, or the downstream cancelled: every later event
+  /// is ignored and late subscriptions are cancelled.
+  case terminated
+}
+
+/// Where a merge's inputs come from (the `Mode` of ``MergeStateMachine``).
+enum MergeMode {
+  /// `merge` and `MergeMany`: a fixed set of inputs, registered at the start.
+  case fixed(inputCount: Int)
+  /// `flatMap(maxPublishers:)`: the upstream is asked for `maxPublishers` values, each one
+  /// becomes an input, and each input that finishes makes room for one more.
+  case flatMap(maxPublishers: Subscribers.Demand)
+  /// `switchToLatest()`: the upstream is asked for every value, and each new input cancels and
+  /// replaces the current one.
+  case switchToLatest
+}
+
+/// One input publisher of a merge (the `Input` of ``MergeStateMachine``).
+struct MergeInputState {
+  /// Its identifier: inputs are numbered in the order they were added.
+  let id: Int
+  /// Its subscription, once it arrived.
+  var subscription: (any Subscription)?
+  /// What it was asked for and has not delivered yet.
+  var granted = Subscribers.Demand.none
 }

@@ -56,11 +56,10 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   }
 
   func receive(_ value: Downstream.Input, fromInput id: Int) -> Subscribers.Demand {
-    let (delivery, downstream) = lock.withLock { () -> (Machine.Delivery?, Downstream?) in
-      guard let delivery = machine.receive(value, fromInput: id) else { return (nil, nil) }
-      return (delivery, self.downstream)
+    let downstream = lock.withLock { () -> Downstream? in
+      machine.receive(value, fromInput: id) ? self.downstream : nil
     }
-    if let delivery, let downstream { deliver(delivery, to: downstream) }
+    if let downstream { deliverValues(startingWith: value, to: downstream) }
     // Inputs are asked for values explicitly (see `MergeStateMachine`), never through here.
     return .none
   }
@@ -129,22 +128,47 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   /// The deliverer's loop: sends `first`, then whatever the machine hands out next, until it
   /// hands out nothing or a completion.
   private func deliver(_ first: Machine.Delivery, to downstream: Downstream) {
-    var delivery = first
+    switch first {
+    case .value(let value):
+      deliverValues(startingWith: value, to: downstream)
+    case .finished:
+      downstream.receive(completion: .finished)
+    case .failure(let failure):
+      downstream.receive(completion: .failure(failure))
+    }
+  }
+
+  /// The deliverer's loop for values. Kept apart from the completions, and with a fast path
+  /// for the common case (nothing waiting, no new grants), so that a value costs two short
+  /// critical sections and no intermediate generic values.
+  private func deliverValues(startingWith first: Downstream.Input, to downstream: Downstream) {
+    var value = first
     while true {
-      switch delivery {
-      case .value(let value):
-        let more = downstream.receive(value)
-        let (action, _) = transition { $0.didDeliver(requesting: more) }
-        performUpstreamCalls(action)
-        guard let next = action.deliver else { return }
-        delivery = next
-      case .finished:
-        downstream.receive(completion: .finished)
-        return
-      case .failure(let failure):
-        downstream.receive(completion: .failure(failure))
-        return
-      }
+      let more = downstream.receive(value)
+      if lock.withLock({ machine.didDeliverWithNothingToDo(requesting: more) }) { return }
+      guard let next = afterDelivery(requesting: more, to: downstream) else { return }
+      value = next
+    }
+  }
+
+  /// The slow path after a delivery: performs the machine's action and returns the next value
+  /// to deliver, if any (a completion is delivered here).
+  private func afterDelivery(
+    requesting more: Subscribers.Demand, to downstream: Downstream
+  ) -> Downstream.Input? {
+    let (action, _) = transition { $0.didDeliver(requesting: more) }
+    performUpstreamCalls(action)
+    switch action.deliver {
+    case nil:
+      return nil
+    case .value(let value):
+      return value
+    case .finished:
+      downstream.receive(completion: .finished)
+      return nil
+    case .failure(let failure):
+      downstream.receive(completion: .failure(failure))
+      return nil
     }
   }
 }
