@@ -134,6 +134,14 @@ struct MergeTests {
     #expect(second.isCancelled)
   }
 
+  @Test("after a synchronous failure of the first publisher, the others are not subscribed")
+  func failureDuringSubscription() {
+    let second = ManualPublisher<Int, TestError>()
+    let recorder = Fail<Int, TestError>(error: TestError(5)).merge(with: second).record()
+    #expect(recorder.receivedCompletion?.failure == TestError(5))
+    #expect(second.subscriptionCount == 0)
+  }
+
   // MARK: Demand
 
   @Test("with .max(1) demand each publisher is asked for one value, no more")
