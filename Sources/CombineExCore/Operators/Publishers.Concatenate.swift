@@ -156,54 +156,8 @@ extension Publishers {
 
 extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
 
-extension Publishers.Sequence where Elements: RangeReplaceableCollection {
-  /// Prefixes the sequence with the specified values, returning one `Publishers.Sequence`.
-  public func prepend(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
-    prepend(elements)
-  }
-
-  /// Prefixes the sequence with another sequence's elements, returning one
-  /// `Publishers.Sequence`.
-  public func prepend<S: Swift.Sequence>(
-    _ elements: S
-  ) -> Publishers.Sequence<Elements, Failure> where S.Element == Elements.Element {
-    var combined = Elements()
-    combined.append(contentsOf: elements)
-    combined.append(contentsOf: sequence)
-    return Publishers.Sequence(sequence: combined)
-  }
-
-  /// Prefixes the sequence with another sequence publisher's elements, returning one
-  /// `Publishers.Sequence`.
-  public func prepend(
-    _ publisher: Publishers.Sequence<Elements, Failure>
-  ) -> Publishers.Sequence<Elements, Failure> {
-    prepend(publisher.sequence)
-  }
-
-  /// Appends the specified values to the sequence, returning one `Publishers.Sequence`.
-  public func append(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
-    append(elements)
-  }
-
-  /// Appends another sequence's elements to the sequence, returning one
-  /// `Publishers.Sequence`.
-  public func append<S: Swift.Sequence>(
-    _ elements: S
-  ) -> Publishers.Sequence<Elements, Failure> where S.Element == Elements.Element {
-    var combined = sequence
-    combined.append(contentsOf: elements)
-    return Publishers.Sequence(sequence: combined)
-  }
-
-  /// Appends another sequence publisher's elements to the sequence, returning one
-  /// `Publishers.Sequence`.
-  public func append(
-    _ publisher: Publishers.Sequence<Elements, Failure>
-  ) -> Publishers.Sequence<Elements, Failure> {
-    append(publisher.sequence)
-  }
-}
+// `Publishers.Sequence` keeps its own type for append/prepend, as in Combine: see
+// Publishers.Sequence+Operators.swift.
 
 /// The subscription of ``Publishers/Concatenate``: stage 0 relays the prefix; when it
 /// finishes, stage 1 relays the suffix with the demand carried over.

@@ -50,17 +50,12 @@ extension Publisher where Failure == Never {
   ///
   /// The upstream's (impossible) failure is presented as the inner publishers' failure type;
   /// otherwise this is ``Publisher/flatMap(maxPublishers:_:)``.
-  ///
-  /// - Note: Combine returns
-  ///   `Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>>`. This module does
-  ///   not have `Publishers.SetFailureType` yet, so the result is an opaque publisher with the
-  ///   same elements, failure and behaviour.
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited,
     _ transform: @escaping (Output) -> P
-  ) -> some Publisher<P.Output, P.Failure> {
+  ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
     Publishers.FlatMap(
-      upstream: SetFailureTypeAdapter<Self, P.Failure>(upstream: self),
+      upstream: Publishers.SetFailureType(upstream: self),
       maxPublishers: maxPublishers, transform: transform)
   }
 
@@ -99,17 +94,12 @@ extension Publisher {
   ///
   /// The inner publishers' (impossible) failure is presented as the upstream's failure type;
   /// otherwise this is ``Publisher/flatMap(maxPublishers:_:)``.
-  ///
-  /// - Note: Combine returns
-  ///   `Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self>`. This module does not
-  ///   have `Publishers.SetFailureType` yet, so the result is an opaque publisher with the same
-  ///   elements, failure and behaviour.
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited,
     _ transform: @escaping (Output) -> P
-  ) -> some Publisher<P.Output, Failure> where P.Failure == Never {
+  ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
     Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
-      SetFailureTypeAdapter<P, Failure>(upstream: transform($0))
+      Publishers.SetFailureType(upstream: transform($0))
     }
   }
 }

@@ -43,13 +43,12 @@ extension Publisher where Output: Publisher, Failure == Never {
   /// ```
   ///
   /// Otherwise like ``Publisher/switchToLatest()``.
-  ///
-  /// - Note: Combine returns
-  ///   `Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>>`.
-  ///   This module does not have `Publishers.SetFailureType` yet, so the result is an opaque
-  ///   publisher with the same elements, failure and behaviour.
-  public func switchToLatest() -> some Publisher<Output.Output, Output.Failure> {
-    Publishers.SwitchToLatest(upstream: SetFailureTypeAdapter<Self, Output.Failure>(upstream: self))
+  public func switchToLatest()
+    -> Publishers.SwitchToLatest<
+      Output, Publishers.SetFailureType<Self, Output.Failure>
+    >
+  {
+    Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
   }
 }
 
@@ -85,14 +84,13 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
   /// ```
   ///
   /// Otherwise like ``Publisher/switchToLatest()``.
-  ///
-  /// - Note: Combine returns `Publishers.SwitchToLatest<Publishers.SetFailureType<Output,
-  ///   Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>>`. This
-  ///   module does not have `Publishers.SetFailureType` yet, so the result is an opaque
-  ///   publisher with the same elements, failure and behaviour.
-  public func switchToLatest() -> some Publisher<Output.Output, Failure> {
-    Publishers.SwitchToLatest(
-      upstream: map { SetFailureTypeAdapter<Output, Failure>(upstream: $0) })
+  public func switchToLatest()
+    -> Publishers.SwitchToLatest<
+      Publishers.SetFailureType<Output, Failure>,
+      Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    >
+  {
+    Publishers.SwitchToLatest(upstream: map { Publishers.SetFailureType(upstream: $0) })
   }
 }
 

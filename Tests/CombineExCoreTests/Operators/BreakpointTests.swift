@@ -59,8 +59,8 @@ struct BreakpointTests {
   @Test("honours demand: one value per request")
   func honoursDemand() {
     let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().breakpoint(receiveOutput: { _ in false
-      })
-      .record(initialDemand: .max(1))
+    })
+    .record(initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))
     #expect(recorder.values == [1, 2])

@@ -77,7 +77,8 @@ struct MergeTests {
   @Test("Merge.merge(with:) grows into Merge3 ... Merge8 without nesting")
   func chainingTypes() {
     let a = Just(1)
-    let b = Just(2).map { $0 }
+    // Built directly: `Just.map` is fused into a `Just`, as in Combine.
+    let b = Publishers.Map(upstream: Just(2)) { $0 }
     let merge = Publishers.Merge(a, b)
     let m3: Publishers.Merge3<Just<Int>, Publishers.Map<Just<Int>, Int>, Just<Int>> = merge.merge(
       with: Just(3))
