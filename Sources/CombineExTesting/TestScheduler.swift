@@ -39,14 +39,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   // @unchecked Sendable: every stored property is guarded by `lock`, and work runs outside it.
   private let lock = NSLock()
   private var currentTime: SchedulerTimeType
+  /// Waiting work, sorted by due time, first-in first-out among equal times.
   private var queue: [ScheduledWork] = []
-  private var nextSequence: UInt64 = 0
   /// Counts advances, so that repeating work that cannot move forward runs once per advance.
   private var advanceCount: UInt64 = 0
 
   /// One piece of work waiting for its time.
   private struct ScheduledWork {
-    let sequence: UInt64
     var date: SchedulerTimeType
     let action: () -> Void
     /// Repeating work: its interval and its cancellation token.
@@ -135,7 +134,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// after `limit` pieces of work; cancel repeating work first, or use ``advance(by:)``.
   public func run(limit: Int = 100_000, sourceLocation: SourceLocation = #_sourceLocation) {
     var executed = 0
-    while let last = lock.withLock({ queue.map(\.date).max() }) {
+    while let last = lock.withLock({ queue.last?.date }) {
       let thisAdvance = lock.withLock { () -> UInt64 in
         advanceCount &+= 1
         return advanceCount
@@ -164,10 +163,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     repetition: (interval: SchedulerTimeType.Stride, token: RepetitionToken)?
   ) {
     lock.withLock {
-      nextSequence &+= 1
-      queue.append(
+      insert(
         ScheduledWork(
-          sequence: nextSequence, date: date ?? currentTime, action: action,
+          date: date ?? currentTime, action: action,
           repetition: repetition, notBeforeAdvance: 0))
     }
   }
@@ -188,10 +186,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         if currentTime < work.date { currentTime = work.date }
         guard let repetition = work.repetition else { return work.action }
         let next = work.date.advanced(by: repetition.interval)
-        nextSequence &+= 1
-        queue.append(
+        insert(
           ScheduledWork(
-            sequence: nextSequence, date: next, action: work.action, repetition: repetition,
+            date: next, action: work.action, repetition: repetition,
             notBeforeAdvance: work.date < next ? 0 : advance &+ 1))
         let token = repetition.token
         let action = work.action
@@ -201,25 +198,30 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
   }
 
-  /// The index of the earliest work due by `instant` (first scheduled among equals). Call
-  /// with `lock` held.
+  /// The index of the earliest work due by `instant` that may run in this advance. Call with
+  /// `lock` held.
   private func earliest(dueBy instant: SchedulerTimeType, advance: UInt64) -> Int? {
-    var best: Int?
-    for index in queue.indices
-    where queue[index].date <= instant && queue[index].notBeforeAdvance <= advance {
-      guard let current = best else {
-        best = index
-        continue
-      }
-      let candidate = queue[index]
-      let chosen = queue[current]
-      if candidate.date < chosen.date
-        || (!(chosen.date < candidate.date) && candidate.sequence < chosen.sequence)
-      {
-        best = index
+    for index in queue.indices {
+      if instant < queue[index].date { return nil }
+      if queue[index].notBeforeAdvance <= advance { return index }
+    }
+    return nil
+  }
+
+  /// Inserts `work` after every piece of work due at or before its time, keeping `queue`
+  /// sorted by due time, first-in first-out among equal times. Call with `lock` held.
+  private func insert(_ work: ScheduledWork) {
+    var low = 0
+    var high = queue.count
+    while low < high {
+      let middle = (low + high) / 2
+      if work.date < queue[middle].date {
+        high = middle
+      } else {
+        low = middle + 1
       }
     }
-    return best
+    queue.insert(work, at: low)
   }
 }
 
