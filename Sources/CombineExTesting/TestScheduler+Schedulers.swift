@@ -21,18 +21,21 @@ extension DispatchQueue {
 }
 
 extension RunLoop {
-  /// A new test scheduler with `RunLoop`'s time and options; its clock starts at
-  /// `Date(timeIntervalSince1970: 0)`.
+  /// A new test scheduler with `RunLoop`'s time and options.
+  ///
+  /// Its clock starts at `Date(timeIntervalSinceReferenceDate: 0)` (2001-01-01), where
+  /// `Date` stores zero: sums and distances of strides are then exact (from 1970, a
+  /// millisecond would come back as 0.00999999 seconds).
   public static var test: TestSchedulerOf<RunLoop> {
-    TestScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
+    TestScheduler(now: SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 0)))
   }
 }
 
 extension OperationQueue {
   /// A new test scheduler with `OperationQueue`'s time and options; its clock starts at
-  /// `Date(timeIntervalSince1970: 0)`.
+  /// `Date(timeIntervalSinceReferenceDate: 0)`, like ``RunLoop/test``.
   public static var test: TestSchedulerOf<OperationQueue> {
-    TestScheduler(now: SchedulerTimeType(Date(timeIntervalSince1970: 0)))
+    TestScheduler(now: SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 0)))
   }
 }
 

@@ -219,10 +219,14 @@ struct TestSchedulerTests {
     cancellable.cancel()
   }
 
-  @Test("RunLoop.test and OperationQueue.test start at the 1970 epoch")
+  @Test("RunLoop.test and OperationQueue.test start at the reference date, for exact strides")
   func foundationTestSchedulers() {
-    #expect(RunLoop.test.now.date == Date(timeIntervalSince1970: 0))
-    #expect(OperationQueue.test.now.date == Date(timeIntervalSince1970: 0))
+    #expect(RunLoop.test.now.date == Date(timeIntervalSinceReferenceDate: 0))
+    #expect(OperationQueue.test.now.date == Date(timeIntervalSinceReferenceDate: 0))
+    let scheduler = RunLoop.test
+    let start = scheduler.now
+    scheduler.advance(by: .milliseconds(10))
+    #expect(start.distance(to: scheduler.now) == .milliseconds(10))
   }
 
   @Test("OperationQueue.test runs delayed work at its time")
