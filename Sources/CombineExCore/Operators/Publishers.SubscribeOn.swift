@@ -3,7 +3,7 @@ extension Publisher {
   ///
   /// The upstream is subscribed to from work scheduled on `scheduler`, and every `request` and
   /// the `cancel` of the subscription are forwarded to the upstream from scheduled work too, in
-  /// the order they were made. Values and the completion are not moved: they reach the
+  /// the order they were made (on a serial scheduler). Values and the completion are not moved: they reach the
   /// subscriber on whatever thread the upstream sends them (use `receive(on:)` for that).
   ///
   /// ```swift
@@ -133,14 +133,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   // MARK: Subscription (downstream side)
 
   func request(_ demand: Subscribers.Demand) {
-    guard lock.withLock({ status.isSubscribed }) else { return }
-    scheduler.schedule(options: options) { [self] in
-      // A request scheduled before a cancel may run after it: it then does nothing.
-      let upstream = lock.withLock { () -> (any Subscription)? in
-        guard case .subscribed(let upstream) = status else { return nil }
-        return upstream
-      }
-      upstream?.request(demand)
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      guard case .subscribed(let upstream) = status else { return nil }
+      return upstream
+    }
+    guard let upstream else { return }
+    // Forwarded even if a cancel follows: on a serial scheduler it reaches the upstream before
+    // that cancel, in the order the calls were made.
+    scheduler.schedule(options: options) {
+      upstream.request(demand)
     }
   }
 

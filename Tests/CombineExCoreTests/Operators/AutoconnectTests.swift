@@ -131,6 +131,9 @@ struct AutoconnectTests {
     let autoconnected = upstream.autoconnect()
     await concurrentPerform(8) { _ in
       for _ in 0..<200 {
+        // A subject attaches a subscriber later when another thread is delivering, so the
+        // cancel may come before the subscription: the subscriber must still leave.
+        autoconnected.sink { _ in }.cancel()
         autoconnected.record().cancel()
       }
     }

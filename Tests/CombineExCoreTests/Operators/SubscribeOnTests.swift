@@ -79,7 +79,7 @@ struct SubscribeOnTests {
     #expect(log.cancels == 1)
   }
 
-  @Test("a request made before a cancel is dropped once cancelled")
+  @Test("a request made before a cancel reaches the upstream before the cancel")
   func requestThenCancel() {
     let scheduler = DispatchQueue.test
     let log = UpstreamLog()
@@ -88,8 +88,9 @@ struct SubscribeOnTests {
     scheduler.advance()
     recorder.request(.max(1))
     recorder.cancel()
+    recorder.request(.max(1))
     scheduler.advance()
-    #expect(log.requests.isEmpty)
+    #expect(log.requests == [.max(1)])
     #expect(log.cancels == 1)
     #expect(recorder.values.isEmpty)
   }
@@ -127,6 +128,16 @@ struct SubscribeOnTests {
     recorder.cancel()
     queue.sync {}
     #expect(log.values == ["subscribe:true", "request:true", "request:true", "cancel:true"])
+  }
+
+  @Test("on a real queue, a synchronous upstream's values all arrive, then the completion")
+  func realQueueValues() async {
+    let queue = DispatchQueue(label: "subscribe-on-values")
+    let recorder = (0..<50).publisher.subscribe(on: queue).record(initialDemand: .max(10))
+    #expect(await recorder.values(count: 10) == Array(0..<10))
+    recorder.request(.unlimited)
+    #expect(await recorder.values(count: 50) == Array(0..<50))
+    #expect(await recorder.completion == .finished)
   }
 
   @Test("stress: requests and cancels from many threads reach the upstream on the queue")
