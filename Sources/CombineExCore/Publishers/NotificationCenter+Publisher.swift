@@ -96,6 +96,11 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
 
   var description: String { "NotificationCenter Observer" }
 
+  deinit {
+    // Freed without a cancel (its subscriber let it go): the observer must not outlive it.
+    if let center, let observer { center.removeObserver(observer) }
+  }
+
   /// Hands the subscription downstream, then adds the observer (unless cancelled meanwhile).
   func start(center: NotificationCenter, name: Notification.Name, object: AnyObject?) {
     outbox.start(self)
