@@ -1,0 +1,299 @@
+import Foundation
+import MallocCounter
+
+/// Runs CombineEx's workloads and OpenCombine's side by side, in this process, and prints the
+/// table, the notes and the summary. `arguments` are the command line's (without the program
+/// name): `--runs N`, `--scale X`, and workload keys or key prefixes to run a subset.
+public func runBenchmarks(
+  combineEx: [Workload], openCombine: [Workload], arguments: [String]
+) {
+  let options: Options
+  do {
+    options = try Options(arguments)
+  } catch {
+    print("error: \(error)\n\n\(Options.usage)")
+    exit(2)
+  }
+  if options.showsHelp {
+    print(Options.usage)
+    return
+  }
+  var runner = Runner(options: options)
+  runner.checkAllocationCounting()
+  runner.printHeader()
+  let theirs = Dictionary(openCombine.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+  for workload in combineEx where options.selects(workload.key) {
+    runner.run(workload, against: theirs[workload.key])
+  }
+  runner.printFooter()
+}
+
+/// The command line.
+struct Options {
+  var runs = 7
+  var scale = 1.0
+  var keys: [String] = []
+  var showsHelp = false
+
+  static let usage = """
+    usage: swift run -c release --package-path Benchmarks [combineex-benchmarks] \
+    [--runs N] [--scale X] [KEY ...]
+      --runs N    timed runs per library and workload (default 7; the median is reported)
+      --scale X   multiply every workload's size by X (default 1; 0.1 for a quick look)
+      KEY ...     run only the workloads whose key starts with one of these (a, b, c1 ...)
+    """
+
+  struct Invalid: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  init(_ arguments: [String]) throws {
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--runs":
+        guard let value = remaining.popFirst().flatMap({ Int($0) }), value >= 1 else {
+          throw Invalid(description: "--runs needs a positive integer")
+        }
+        runs = value
+      case "--scale":
+        guard let value = remaining.popFirst().flatMap({ Double($0) }), value > 0 else {
+          throw Invalid(description: "--scale needs a positive number")
+        }
+        scale = value
+      case "-h", "--help":
+        showsHelp = true
+      default:
+        if argument.hasPrefix("-") {
+          throw Invalid(description: "unknown option \(argument)")
+        }
+        keys.append(argument)
+      }
+    }
+  }
+
+  func selects(_ key: String) -> Bool {
+    keys.isEmpty || keys.contains { key.hasPrefix($0) }
+  }
+}
+
+/// The measurements of one workload in one library.
+struct Result {
+  /// The median per unit (nanoseconds or bytes).
+  let median: Double
+  /// The median absolute deviation, relative to the median.
+  let spread: Double
+  /// Allocations per unit, from the counting run.
+  let allocationsPerUnit: Double
+  /// Allocations in the whole counting run.
+  let allocationsPerRun: UInt64
+}
+
+/// Runs workloads and keeps what the report's summary needs.
+struct Runner {
+  let options: Options
+  let startLoad = loadAverage()
+  var countingWorks = false
+  /// CombineEx's median per workload key, for targets relative to another workload.
+  var medians: [String: Double] = [:]
+  /// Ratios OpenCombine / CombineEx, in run order.
+  var ratios: [(key: String, ratio: Double)] = []
+  var met: [String] = []
+  var missed: [String] = []
+  var notes: [String] = []
+
+  init(options: Options) {
+    self.options = options
+  }
+
+  /// Checks that the process's allocation functions are the counting ones.
+  mutating func checkAllocationCounting() {
+    let bench = Bench(scale: 1, countsAllocations: true)
+    bench.measure(units: 1) { consume(opaque(AllocationProbe())) }
+    countingWorks = (bench.sample?.allocations ?? 0) >= 1
+  }
+
+  func printHeader() {
+    print(
+      """
+      CombineEx vs OpenCombine 0.14.0: release build, one process, median of \(options.runs) \
+      timed runs per library (alternating), after one warm-up run and one counting run.
+      date \(Date()), \(processorCount()) processors, load average \(format(startLoad, 2)) \
+      at start\(options.scale == 1 ? "" : ", sizes scaled by \(options.scale)")
+      allocs: heap allocations per unit, counted by the benchmark's own malloc/calloc/realloc/\
+      memalign/posix_memalign/aligned_alloc (forwarding to glibc) in the counting run\
+      \(countingWorks ? "" : " (NOT ACTIVE on this system: shown as ?)").
+      bytes: glibc mallinfo2().uordblks delta (chunk headers included). ratio: OpenCombine / \
+      CombineEx (higher is better for CombineEx). (±x%: median absolute deviation.)
+
+      """)
+    print(
+      Columns.row(
+        "key", "workload", "per", "CombineEx", "OpenCombine", "ratio", "target",
+        "allocs CEx | OC"))
+  }
+
+  mutating func run(_ workload: Workload, against theirs: Workload?) {
+    if let theirs, theirs.metric != workload.metric {
+      fatalError("workload \(workload.key) measures different metrics in the two builds")
+    }
+    // Warm up both (lazy metadata, caches), then count, then time, alternating.
+    _ = measure(workload, counting: false)
+    if let theirs { _ = measure(theirs, counting: false) }
+    let ourCount = measure(workload, counting: true)
+    let theirCount = theirs.map { measure($0, counting: true) }
+    var ourSamples: [Double] = []
+    var theirSamples: [Double] = []
+    for index in 0..<options.runs {
+      if index % 2 == 0 {
+        ourSamples.append(measure(workload, counting: false).perUnit)
+        if let theirs { theirSamples.append(measure(theirs, counting: false).perUnit) }
+      } else {
+        if let theirs { theirSamples.append(measure(theirs, counting: false).perUnit) }
+        ourSamples.append(measure(workload, counting: false).perUnit)
+      }
+    }
+    let ours = result(ourSamples, ourCount)
+    let their = theirCount.map { result(theirSamples, $0) }
+    medians[workload.key] = ours.median
+    let ratio = their.map { $0.median / ours.median }
+    if let ratio { ratios.append((workload.key, ratio)) }
+
+    let verdicts = workload.targets.map { check($0, ours: ours, ratio: ratio, key: workload.key) }
+    for (passed, description) in verdicts {
+      if passed {
+        met.append("\(workload.key) \(description)")
+      } else {
+        missed.append("\(workload.key) \(description)")
+      }
+    }
+    let targetColumn =
+      verdicts.isEmpty
+      ? "-" : verdicts.map { ($0.passed ? "" : "MISS ") + $0.description }.joined(separator: ", ")
+    print(
+      Columns.row(
+        workload.key, workload.title, workload.unit,
+        display(ours, workload.metric),
+        their.map { display($0, workload.metric) } ?? "n/a",
+        ratio.map { "\(format($0, 1))x" } ?? "-",
+        targetColumn,
+        "\(allocations(ours)) | \(their.map(allocations) ?? "-")"))
+    if let note = workload.note { notes.append("\(workload.key) CombineEx: \(note)") }
+    if let note = theirs?.note { notes.append("\(workload.key) OpenCombine: \(note)") }
+    if theirs == nil {
+      notes.append("\(workload.key): CombineEx only (OpenCombine has no equivalent)")
+    }
+  }
+
+  func printFooter() {
+    if !notes.isEmpty {
+      print("\nnotes:")
+      for note in notes { print("  \(note)") }
+    }
+    print("\ntargets met: \(met.isEmpty ? "none" : met.joined(separator: "; "))")
+    print("targets missed: \(missed.isEmpty ? "none" : missed.joined(separator: "; "))")
+    print("load average at end: \(format(loadAverage(), 2))")
+    if let worst = ratios.min(by: { $0.ratio < $1.ratio }) {
+      print(
+        "summary: worst ratio vs OpenCombine \(format(worst.ratio, 1))x (\(worst.key)); "
+          + "\(met.count) targets met, \(missed.count) missed")
+    } else {
+      print("summary: no workload ran against OpenCombine")
+    }
+  }
+
+  // MARK: Measuring
+
+  func measure(_ workload: Workload, counting: Bool) -> Sample {
+    let bench = Bench(scale: options.scale, countsAllocations: counting)
+    workload.body(bench)
+    guard let sample = bench.sample else {
+      fatalError("workload \(workload.key) did not call measure")
+    }
+    return sample
+  }
+
+  func result(_ samples: [Double], _ counted: Sample) -> Result {
+    let median = Self.median(samples)
+    let deviation = Self.median(samples.map { abs($0 - median) })
+    let allocations = counted.allocations ?? 0
+    return Result(
+      median: median, spread: median == 0 ? 0 : deviation / median,
+      allocationsPerUnit: Double(allocations) / Double(counted.units),
+      allocationsPerRun: allocations)
+  }
+
+  static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+
+  func check(_ target: Workload.Target, ours: Result, ratio: Double?, key: String) -> (
+    passed: Bool, description: String
+  ) {
+    switch target {
+    case .fasterThanOpenCombine(let factor):
+      return ((ratio ?? 0) >= factor, ">=\(format(factor, 0))x OC")
+    case .withinFactorOf(let other, let factor):
+      guard let reference = medians[other] else {
+        return (false, "<=\(format(factor, 0))x \(other) (not run)")
+      }
+      let actual = ours.median / reference
+      return (actual <= factor, "<=\(format(factor, 0))x \(other) (\(format(actual, 1))x)")
+    case .atMostBytes(let bytes):
+      return (ours.median <= bytes, "<=\(format(bytes, 0)) B")
+    case .noAllocations:
+      return (countingWorks && ours.allocationsPerUnit < 0.01, "0 allocs")
+    }
+  }
+
+  // MARK: Formatting
+
+  func display(_ result: Result, _ metric: Workload.Metric) -> String {
+    let spread = "±\(format(result.spread * 100, 0))%"
+    switch metric {
+    case .time:
+      return "\(format(result.median, result.median < 100 ? 2 : 0)) ns \(spread)"
+    case .bytes:
+      return "\(format(result.median, 0)) B \(spread)"
+    }
+  }
+
+  func allocations(_ result: Result) -> String {
+    guard countingWorks else { return "?" }
+    if result.allocationsPerRun == 0 { return "0" }
+    let perUnit = format(result.allocationsPerUnit, 2)
+    return result.allocationsPerUnit < 0.01
+      ? "\(perUnit) (\(result.allocationsPerRun)/run)" : perUnit
+  }
+}
+
+/// A class instance whose allocation proves that the counting allocator is in use.
+private final class AllocationProbe {
+  var value = 0
+}
+
+/// Formats `value` with `digits` decimals.
+func format(_ value: Double, _ digits: Int) -> String {
+  String(format: "%.\(digits)f", value)
+}
+
+/// The table's column layout.
+enum Columns {
+  static func row(
+    _ key: String, _ title: String, _ unit: String, _ ours: String, _ theirs: String,
+    _ ratio: String, _ target: String, _ allocations: String
+  ) -> String {
+    pad(key, 4) + pad(title, 46) + pad(unit, 13) + padLeft(ours, 15) + padLeft(theirs, 16)
+      + padLeft(ratio, 8) + "  " + pad(target, 30) + allocations
+  }
+
+  static func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+  }
+
+  static func padLeft(_ text: String, _ width: Int) -> String {
+    text.count >= width ? " " + text : String(repeating: " ", count: width - text.count) + text
+  }
+}
