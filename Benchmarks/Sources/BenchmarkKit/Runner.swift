@@ -23,7 +23,7 @@ public func runBenchmarks(
   runner.printHeader()
   let theirs = Dictionary(openCombine.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
   for workload in combineEx where options.selects(workload.key) {
-    runner.run(workload, against: theirs[workload.key])
+    runner.run(workload, against: options.combineExOnly ? nil : theirs[workload.key])
   }
   runner.printFooter()
 }
@@ -33,14 +33,21 @@ struct Options {
   var runs = 7
   var scale = 1.0
   var keys: [String] = []
+  var wallClock = false
+  var combineExOnly = false
   var showsHelp = false
 
   static let usage = """
-    usage: swift run -c release --package-path Benchmarks [combineex-benchmarks] \
-    [--runs N] [--scale X] [KEY ...]
-      --runs N    timed runs per library and workload (default 7; the median is reported)
-      --scale X   multiply every workload's size by X (default 1; 0.1 for a quick look)
-      KEY ...     run only the workloads whose key starts with one of these (a, b, c1 ...)
+    usage: swift run -c release --package-path Benchmarks \
+    [combineex-benchmarks [--runs N] [--scale X] [--wall] [--combineex-only] [KEY ...]]
+      (name the executable before its options, so that `swift run` passes them on)
+      --runs N           timed runs per library and workload (default 7; the median is shown)
+      --scale X          multiply every workload's size by X (default 1; 0.1 for a quick look)
+      --wall             time every workload by the wall clock (by default, workloads that run
+                         on one thread are timed by that thread's processor time, which a
+                         loaded machine disturbs less)
+      --combineex-only   skip OpenCombine (to profile CombineEx alone)
+      KEY ...            run only the workloads whose key starts with one of these (a, b, c1 ...)
     """
 
   struct Invalid: Error, CustomStringConvertible {
@@ -61,6 +68,10 @@ struct Options {
           throw Invalid(description: "--scale needs a positive number")
         }
         scale = value
+      case "--wall":
+        wallClock = true
+      case "--combineex-only":
+        combineExOnly = true
       case "-h", "--help":
         showsHelp = true
       default:
@@ -108,23 +119,29 @@ struct Runner {
 
   /// Checks that the process's allocation functions are the counting ones.
   mutating func checkAllocationCounting() {
-    let bench = Bench(scale: 1, countsAllocations: true)
-    bench.measure(units: 1) { consume(opaque(AllocationProbe())) }
+    let bench = Bench(scale: 1, countsAllocations: true, clock: { monotonicNanoseconds() })
+    bench.measure(units: 1) { consume(AllocationProbe()) }
     countingWorks = (bench.sample?.allocations ?? 0) >= 1
   }
 
   func printHeader() {
+    let clock =
+      options.wallClock
+      ? "wall-clock time"
+      : "the thread's processor time (CLOCK_THREAD_CPUTIME_ID) for single-thread workloads, "
+        + "wall-clock time for the others"
     print(
       """
-      CombineEx vs OpenCombine 0.14.0: release build, one process, median of \(options.runs) \
-      timed runs per library (alternating), after one warm-up run and one counting run.
-      date \(Date()), \(processorCount()) processors, load average \(format(startLoad, 2)) \
-      at start\(options.scale == 1 ? "" : ", sizes scaled by \(options.scale)")
-      allocs: heap allocations per unit, counted by the benchmark's own malloc/calloc/realloc/\
-      memalign/posix_memalign/aligned_alloc (forwarding to glibc) in the counting run\
-      \(countingWorks ? "" : " (NOT ACTIVE on this system: shown as ?)").
-      bytes: glibc mallinfo2().uordblks delta (chunk headers included). ratio: OpenCombine / \
-      CombineEx (higher is better for CombineEx). (±x%: median absolute deviation.)
+      CombineEx vs OpenCombine 0.14.0, release build, both in this process.
+      \(Date()), \(processorCount()) processors, load average \(format(startLoad, 2)) at start\
+      \(options.scale == 1 ? "" : ", sizes scaled by \(format(options.scale, 3))")
+      time: median of \(options.runs) runs per library (alternating, after a warm-up run and a \
+      counting run), per unit; measured as \(clock). (±: median absolute deviation)
+      bytes: heap bytes in use per unit, from glibc's mallinfo2().uordblks (chunk headers included).
+      allocs: heap allocations per unit in the counting run, counted by this program's own \
+      malloc, calloc, realloc, memalign, posix_memalign and aligned_alloc, which forward to \
+      glibc\(countingWorks ? "" : " (NOT ACTIVE on this system: shown as ?)").
+      ratio: OpenCombine / CombineEx (above 1: CombineEx is faster or smaller).
 
       """)
     print(
@@ -180,7 +197,7 @@ struct Runner {
         "\(allocations(ours)) | \(their.map(allocations) ?? "-")"))
     if let note = workload.note { notes.append("\(workload.key) CombineEx: \(note)") }
     if let note = theirs?.note { notes.append("\(workload.key) OpenCombine: \(note)") }
-    if theirs == nil {
+    if theirs == nil, !options.combineExOnly {
       notes.append("\(workload.key): CombineEx only (OpenCombine has no equivalent)")
     }
   }
@@ -205,7 +222,9 @@ struct Runner {
   // MARK: Measuring
 
   func measure(_ workload: Workload, counting: Bool) -> Sample {
-    let bench = Bench(scale: options.scale, countsAllocations: counting)
+    let threadTime = workload.metric == .cpuTime && !options.wallClock
+    let clock: () -> UInt64 = { threadTime ? threadCPUNanoseconds() : monotonicNanoseconds() }
+    let bench = Bench(scale: options.scale, countsAllocations: counting, clock: clock)
     workload.body(bench)
     guard let sample = bench.sample else {
       fatalError("workload \(workload.key) did not call measure")
@@ -253,7 +272,7 @@ struct Runner {
   func display(_ result: Result, _ metric: Workload.Metric) -> String {
     let spread = "±\(format(result.spread * 100, 0))%"
     switch metric {
-    case .time:
+    case .cpuTime, .wallTime:
       return "\(format(result.median, result.median < 100 ? 2 : 0)) ns \(spread)"
     case .bytes:
       return "\(format(result.median, 0)) B \(spread)"

@@ -4,9 +4,15 @@
 public struct Workload {
   /// What the measured region reports.
   public enum Metric: Sendable {
-    /// Nanoseconds per unit, and heap allocations per unit.
-    case time
-    /// Heap bytes in use per unit (glibc `mallinfo2().uordblks` delta), and allocations.
+    /// Nanoseconds of the measuring thread's processor time per unit
+    /// (`CLOCK_THREAD_CPUTIME_ID`), for workloads that run on that one thread: unlike wall-clock
+    /// time, it does not count the time the thread waits while other processes use the
+    /// machine's processors.
+    case cpuTime
+    /// Nanoseconds of wall-clock time per unit (`CLOCK_MONOTONIC`), for workloads that hand
+    /// work to other threads.
+    case wallTime
+    /// Heap bytes in use per unit (glibc `mallinfo2().uordblks` delta).
     case bytes
   }
 
@@ -49,7 +55,7 @@ public struct Workload {
 
   /// Creates a workload.
   public init(
-    _ key: String, _ title: String, unit: String, metric: Metric = .time,
+    _ key: String, _ title: String, unit: String, metric: Metric = .cpuTime,
     targets: [Target] = [], note: String? = nil, body: @escaping (Bench) -> Void
   ) {
     self.key = key

@@ -122,6 +122,12 @@ uint64_t monotonicNanoseconds(void) {
   return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
+uint64_t threadCPUNanoseconds(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
 int processorCount(void) { return (int)sysconf(_SC_NPROCESSORS_ONLN); }
 
 double loadAverage(void) {

@@ -9,35 +9,32 @@ import BenchmarkKit
 /// e1: subscribing to a one-value publisher and cancelling, over and over.
 func justMapSinkCancel(_ bench: Bench) {
   let count = bench.size(200_000)
-  let (transform, _) = work()
-  var sum = 0
+  let total = Total()
   bench.measure(units: count) {
     for index in 0..<count {
-      let cancellable = Just(index).map(transform).sink { sum &+= $0 }
+      let cancellable = Just(index).map { triple($0) }.sink { total.add($0) }
       cancellable.cancel()
     }
   }
-  consume(sum)
+  consume(total.value)
 }
 
 /// What `Just(i).map(f)` builds: Combine fuses it into a `Just` of the transformed value.
 func justPipelineType() -> String {
-  let (transform, _) = work()
-  return String(describing: type(of: Just(1).map(transform)))
+  String(describing: type(of: Just(1).map { triple($0) }))
 }
 
 /// e2: subscribing to a subject, receiving one value, cancelling, over and over.
 func subjectMapSinkSendCancel(_ bench: Bench) {
   let count = bench.size(200_000)
-  let (transform, _) = work()
   let subject = PassthroughSubject<Int, Never>()
-  var sum = 0
+  let total = Total()
   bench.measure(units: count) {
     for index in 0..<count {
-      let cancellable = subject.map(transform).sink { sum &+= $0 }
+      let cancellable = subject.map { triple($0) }.sink { total.add($0) }
       subject.send(index)
       cancellable.cancel()
     }
   }
-  consume(sum)
+  consume(total.value)
 }

@@ -9,15 +9,13 @@ import BenchmarkKit
 /// The number of live subscriptions in the memory workloads.
 private func liveCount(_ bench: Bench) -> Int { bench.size(10_000) }
 
-/// `count` live `subject.map.sink` subscriptions, in storage reserved beforehand.
+/// Appends `count` live `subject.map.sink` subscriptions to `cancellables`.
 private func subscribe(
   _ count: Int, to subject: PassthroughSubject<Int, Never>,
-  into cancellables: inout [AnyCancellable],
-  sum: @escaping (Int) -> Void
+  into cancellables: inout [AnyCancellable], total: Total
 ) {
-  let (transform, _) = work()
   for _ in 0..<count {
-    cancellables.append(subject.map(transform).sink(receiveValue: sum))
+    cancellables.append(subject.map { triple($0) }.sink { total.add($0) })
   }
 }
 
@@ -25,14 +23,14 @@ private func subscribe(
 func liveSubscriptionBytes(_ bench: Bench) {
   let count = liveCount(bench)
   let subject = PassthroughSubject<Int, Never>()
-  var sum = 0
+  let total = Total()
   var cancellables: [AnyCancellable] = []
   cancellables.reserveCapacity(count)
   bench.measureBytes(units: count) {
-    subscribe(count, to: subject, into: &cancellables) { sum &+= $0 }
+    subscribe(count, to: subject, into: &cancellables, total: total)
   }
   for cancellable in cancellables { cancellable.cancel() }
-  consume(sum)
+  consume(total.value)
 }
 
 /// i2: the cost of one delivery when a subject has many subscribers.
@@ -40,27 +38,27 @@ func fanOut(_ bench: Bench) {
   let count = liveCount(bench)
   let sends = 100
   let subject = PassthroughSubject<Int, Never>()
-  var sum = 0
+  let total = Total()
   var cancellables: [AnyCancellable] = []
   cancellables.reserveCapacity(count)
-  subscribe(count, to: subject, into: &cancellables) { sum &+= $0 }
+  subscribe(count, to: subject, into: &cancellables, total: total)
   bench.measure(units: count * sends) {
     for index in 0..<sends { subject.send(index) }
   }
   for cancellable in cancellables { cancellable.cancel() }
-  consume(sum)
+  consume(total.value)
 }
 
 /// i3: cancelling many live subscriptions one by one, in subscription order.
 func cancelEach(_ bench: Bench) {
   let count = liveCount(bench)
   let subject = PassthroughSubject<Int, Never>()
-  var sum = 0
+  let total = Total()
   var cancellables: [AnyCancellable] = []
   cancellables.reserveCapacity(count)
-  subscribe(count, to: subject, into: &cancellables) { sum &+= $0 }
+  subscribe(count, to: subject, into: &cancellables, total: total)
   bench.measure(units: count) {
     for cancellable in cancellables { cancellable.cancel() }
   }
-  consume(sum)
+  consume(total.value)
 }

@@ -25,12 +25,12 @@ func propertyWorkloads() -> [Workload] {
   func mutablePropertyTenSinks(_ bench: Bench) {
     let count = bench.size(200_000)
     let property = MutableProperty(0)
-    var sum = 0
-    let cancellables = (0..<10).map { _ in property.sink { sum &+= $0 } }
+    let total = Total()
+    let cancellables = (0..<10).map { _ in property.sink { total.add($0) } }
     bench.measure(units: count) {
       for index in 0..<count { property.value = index }
     }
     for cancellable in cancellables { cancellable.cancel() }
-    consume(sum)
+    consume(total.value)
   }
 #endif

@@ -49,9 +49,3 @@ public func allWorkloads() -> [Workload] {
   workloads += propertyWorkloads()
   return workloads
 }
-
-/// The element transform and predicate of the map/filter workloads, opaque to the optimizer
-/// (as user code in another module would be).
-func work() -> (transform: (Int) -> Int, isIncluded: (Int) -> Bool) {
-  (opaque { $0 &* 3 }, opaque { $0 & 1 == 0 })
-}

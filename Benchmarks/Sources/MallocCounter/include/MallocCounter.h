@@ -21,8 +21,12 @@ MallocCounts mallocCounterRead(void);
 /// glibc's mallinfo2().uordblks: bytes in allocated chunks, all arenas, headers included.
 uint64_t mallocBytesInUse(void);
 
-/// CLOCK_MONOTONIC in nanoseconds.
+/// CLOCK_MONOTONIC in nanoseconds: wall-clock time.
 uint64_t monotonicNanoseconds(void);
+
+/// CLOCK_THREAD_CPUTIME_ID in nanoseconds: the processor time the calling thread has used, which
+/// does not grow while the thread waits for a processor that other processes are using.
+uint64_t threadCPUNanoseconds(void);
 
 /// The number of processors online and the 1-minute load average (-1 if unknown).
 int processorCount(void);
