@@ -30,7 +30,7 @@ public final class Bench {
   public func measure(units: Int, _ region: () -> Void) {
     let before = startCounting()
     let start = clock()
-    region()
+    measuredRegion(region)
     let end = clock()
     let allocations = stopCounting(before)
     sample = Sample(units: units, value: Double(end - start), allocations: allocations)
@@ -42,7 +42,7 @@ public final class Bench {
   public func measureBytes(units: Int, _ region: () -> Void) {
     let before = startCounting()
     let bytesBefore = mallocBytesInUse()
-    region()
+    measuredRegion(region)
     let bytesAfter = mallocBytesInUse()
     let allocations = stopCounting(before)
     sample = Sample(
@@ -63,6 +63,14 @@ public final class Bench {
     let counts = mallocCounterRead()
     return counts.allocations + counts.reallocations - before
   }
+}
+
+/// Runs a measured region. Never inlined, so that a profiler can be told to look only inside
+/// it: `valgrind --tool=callgrind --toggle-collect='*measuredRegion*' ...` counts the
+/// instructions of the measured regions alone (see Docs/Performance.md).
+@inline(never)
+func measuredRegion(_ region: () -> Void) {
+  region()
 }
 
 /// One run's measurement of a region.

@@ -21,9 +21,15 @@ public func runBenchmarks(
   var runner = Runner(options: options)
   runner.checkAllocationCounting()
   runner.printHeader()
-  let theirs = Dictionary(openCombine.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-  for workload in combineEx where options.selects(workload.key) {
-    runner.run(workload, against: options.combineExOnly ? nil : theirs[workload.key])
+  let ours = options.libraries.contains(.combineEx) ? combineEx : []
+  let theirs = options.libraries.contains(.openCombine) ? openCombine : []
+  let theirsByKey = Dictionary(theirs.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+  let oursByKey = Dictionary(ours.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+  // CombineEx's order, then any workload only OpenCombine's build has.
+  var keys = ours.map(\.key)
+  keys += theirs.map(\.key).filter { oursByKey[$0] == nil }
+  for key in keys where options.selects(key) {
+    runner.run(oursByKey[key], theirsByKey[key])
   }
   runner.printFooter()
 }
@@ -34,19 +40,24 @@ struct Options {
   var scale = 1.0
   var keys: [String] = []
   var wallClock = false
-  var combineExOnly = false
+  var libraries: Set<Library> = [.combineEx, .openCombine]
   var showsHelp = false
+
+  enum Library {
+    case combineEx
+    case openCombine
+  }
 
   static let usage = """
     usage: swift run -c release --package-path Benchmarks \
-    [combineex-benchmarks [--runs N] [--scale X] [--wall] [--combineex-only] [KEY ...]]
+    [combineex-benchmarks [--runs N] [--scale X] [--wall] [--only LIBRARY] [KEY ...]]
       (name the executable before its options, so that `swift run` passes them on)
       --runs N           timed runs per library and workload (default 7; the median is shown)
       --scale X          multiply every workload's size by X (default 1; 0.1 for a quick look)
       --wall             time every workload by the wall clock (by default, workloads that run
                          on one thread are timed by that thread's processor time, which a
                          loaded machine disturbs less)
-      --combineex-only   skip OpenCombine (to profile CombineEx alone)
+      --only LIBRARY     run one library's build only, combineex or opencombine (to profile it)
       KEY ...            run only the workloads whose key starts with one of these (a, b, c1 ...)
     """
 
@@ -70,8 +81,12 @@ struct Options {
         scale = value
       case "--wall":
         wallClock = true
-      case "--combineex-only":
-        combineExOnly = true
+      case "--only":
+        switch remaining.popFirst()?.lowercased() {
+        case "combineex": libraries = [.combineEx]
+        case "opencombine": libraries = [.openCombine]
+        default: throw Invalid(description: "--only needs combineex or opencombine")
+        }
       case "-h", "--help":
         showsHelp = true
       default:
@@ -150,33 +165,37 @@ struct Runner {
         "allocs CEx | OC"))
   }
 
-  mutating func run(_ workload: Workload, against theirs: Workload?) {
-    if let theirs, theirs.metric != workload.metric {
+  /// Runs one workload in each library's build that has it, and prints its row.
+  mutating func run(_ ours: Workload?, _ theirs: Workload?) {
+    guard let workload = ours ?? theirs else { return }
+    if let ours, let theirs, theirs.metric != ours.metric {
       fatalError("workload \(workload.key) measures different metrics in the two builds")
     }
     // Warm up both (lazy metadata, caches), then count, then time, alternating.
-    _ = measure(workload, counting: false)
-    if let theirs { _ = measure(theirs, counting: false) }
-    let ourCount = measure(workload, counting: true)
-    let theirCount = theirs.map { measure($0, counting: true) }
-    var ourSamples: [Double] = []
-    var theirSamples: [Double] = []
+    let builds = [ours, theirs]
+    for build in builds { if let build { _ = measure(build, counting: false) } }
+    let counts = builds.map { build in build.map { measure($0, counting: true) } }
+    var samples: [[Double]] = [[], []]
     for index in 0..<options.runs {
-      if index % 2 == 0 {
-        ourSamples.append(measure(workload, counting: false).perUnit)
-        if let theirs { theirSamples.append(measure(theirs, counting: false).perUnit) }
-      } else {
-        if let theirs { theirSamples.append(measure(theirs, counting: false).perUnit) }
-        ourSamples.append(measure(workload, counting: false).perUnit)
+      for side in index % 2 == 0 ? [0, 1] : [1, 0] {
+        if let build = builds[side] {
+          samples[side].append(measure(build, counting: false).perUnit)
+        }
       }
     }
-    let ours = result(ourSamples, ourCount)
-    let their = theirCount.map { result(theirSamples, $0) }
-    medians[workload.key] = ours.median
-    let ratio = their.map { $0.median / ours.median }
-    if let ratio { ratios.append((workload.key, ratio)) }
+    let results = (0..<2).map { side in counts[side].map { result(samples[side], $0) } }
+    let (our, their) = (results[0], results[1])
+    if let our { medians[workload.key] = our.median }
+    var ratio: Double?
+    if let our, let their {
+      ratio = their.median / our.median
+      ratios.append((workload.key, their.median / our.median))
+    }
 
-    let verdicts = workload.targets.map { check($0, ours: ours, ratio: ratio, key: workload.key) }
+    var verdicts: [(passed: Bool, description: String)] = []
+    if let our {
+      verdicts = workload.targets.compactMap { check($0, ours: our, ratio: ratio) }
+    }
     for (passed, description) in verdicts {
       if passed {
         met.append("\(workload.key) \(description)")
@@ -190,15 +209,17 @@ struct Runner {
     print(
       Columns.row(
         workload.key, workload.title, workload.unit,
-        display(ours, workload.metric),
+        our.map { display($0, workload.metric) } ?? "n/a",
         their.map { display($0, workload.metric) } ?? "n/a",
         ratio.map { "\(format($0, 1))x" } ?? "-",
         targetColumn,
-        "\(allocations(ours)) | \(their.map(allocations) ?? "-")"))
-    if let note = workload.note { notes.append("\(workload.key) CombineEx: \(note)") }
+        "\(our.map(allocations) ?? "-") | \(their.map(allocations) ?? "-")"))
+    if let note = ours?.note { notes.append("\(workload.key) CombineEx: \(note)") }
     if let note = theirs?.note { notes.append("\(workload.key) OpenCombine: \(note)") }
-    if theirs == nil, !options.combineExOnly {
-      notes.append("\(workload.key): CombineEx only (OpenCombine has no equivalent)")
+    if ours == nil || theirs == nil, options.libraries.count == 2 {
+      notes.append(
+        "\(workload.key): \(ours == nil ? "OpenCombine" : "CombineEx") only (the other library "
+          + "has no equivalent)")
     }
   }
 
@@ -248,16 +269,17 @@ struct Runner {
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
   }
 
-  func check(_ target: Workload.Target, ours: Result, ratio: Double?, key: String) -> (
+  /// Whether CombineEx meets `target`, and how to show it; `nil` if it cannot be checked in
+  /// this run (OpenCombine or the reference workload did not run).
+  func check(_ target: Workload.Target, ours: Result, ratio: Double?) -> (
     passed: Bool, description: String
-  ) {
+  )? {
     switch target {
     case .fasterThanOpenCombine(let factor):
-      return ((ratio ?? 0) >= factor, ">=\(format(factor, 0))x OC")
+      guard let ratio else { return nil }
+      return (ratio >= factor, ">=\(format(factor, 0))x OC")
     case .withinFactorOf(let other, let factor):
-      guard let reference = medians[other] else {
-        return (false, "<=\(format(factor, 0))x \(other) (not run)")
-      }
+      guard let reference = medians[other] else { return nil }
       let actual = ours.median / reference
       return (actual <= factor, "<=\(format(factor, 0))x \(other) (\(format(actual, 1))x)")
     case .atMostBytes(let bytes):
