@@ -5,8 +5,8 @@ public final class Bench {
   /// How many times larger (or, below 1, smaller) than the default the workloads run.
   public let scale: Double
 
-  /// Whether this run counts allocations (the runner makes one such run, untimed).
-  let countsAllocations: Bool
+  /// What this run is for.
+  let purpose: Purpose
 
   /// The clock `measure` reads.
   let clock: () -> UInt64
@@ -14,10 +14,28 @@ public final class Bench {
   /// What the last measured region recorded.
   var sample: Sample?
 
-  init(scale: Double, countsAllocations: Bool, clock: @escaping () -> UInt64) {
+  /// Why the runner runs a workload: every workload runs once to warm up, once to count
+  /// allocations, then several times to be timed.
+  enum Purpose {
+    case warmUp
+    case countAllocations
+    case time
+  }
+
+  init(scale: Double, purpose: Purpose, clock: @escaping () -> UInt64) {
     self.scale = scale
-    self.countsAllocations = countsAllocations
+    self.purpose = purpose
     self.clock = clock
+  }
+
+  /// Runs the region; only timed runs go through ``measuredRegion(_:)``, which a profiler can
+  /// single out.
+  private func run(_ region: () -> Void) {
+    if purpose == .time {
+      measuredRegion(region)
+    } else {
+      region()
+    }
   }
 
   /// `count` scaled by the command line's `--scale`, at least 1.
@@ -30,7 +48,7 @@ public final class Bench {
   public func measure(units: Int, _ region: () -> Void) {
     let before = startCounting()
     let start = clock()
-    measuredRegion(region)
+    run(region)
     let end = clock()
     let allocations = stopCounting(before)
     sample = Sample(units: units, value: Double(end - start), allocations: allocations)
@@ -42,7 +60,7 @@ public final class Bench {
   public func measureBytes(units: Int, _ region: () -> Void) {
     let before = startCounting()
     let bytesBefore = mallocBytesInUse()
-    measuredRegion(region)
+    run(region)
     let bytesAfter = mallocBytesInUse()
     let allocations = stopCounting(before)
     sample = Sample(
@@ -51,23 +69,23 @@ public final class Bench {
   }
 
   private func startCounting() -> UInt64 {
-    guard countsAllocations else { return 0 }
+    guard purpose == .countAllocations else { return 0 }
     let counts = mallocCounterRead()
     mallocCounterSetEnabled(true)
     return counts.allocations + counts.reallocations
   }
 
   private func stopCounting(_ before: UInt64) -> UInt64? {
-    guard countsAllocations else { return nil }
+    guard purpose == .countAllocations else { return nil }
     mallocCounterSetEnabled(false)
     let counts = mallocCounterRead()
     return counts.allocations + counts.reallocations - before
   }
 }
 
-/// Runs a measured region. Never inlined, so that a profiler can be told to look only inside
-/// it: `valgrind --tool=callgrind --toggle-collect='*measuredRegion*' ...` counts the
-/// instructions of the measured regions alone (see Docs/Performance.md).
+/// Runs the measured region of a timed run. Never inlined, so that a profiler can be told to
+/// look only inside it: `valgrind --tool=callgrind --toggle-collect='*measuredRegion*'` counts
+/// the instructions of the timed regions alone (see Benchmarks/callgrind.sh).
 @inline(never)
 func measuredRegion(_ region: () -> Void) {
   region()

@@ -40,6 +40,7 @@ struct Options {
   var scale = 1.0
   var keys: [String] = []
   var wallClock = false
+  var printsUnits = false
   var libraries: Set<Library> = [.combineEx, .openCombine]
   var showsHelp = false
 
@@ -58,6 +59,7 @@ struct Options {
                          on one thread are timed by that thread's processor time, which a
                          loaded machine disturbs less)
       --only LIBRARY     run one library's build only, combineex or opencombine (to profile it)
+      --print-units      also print `units KEY N` after each row (for scripts: callgrind.sh)
       KEY ...            run only the workloads whose key starts with one of these (a, b, c1 ...)
     """
 
@@ -81,6 +83,8 @@ struct Options {
         scale = value
       case "--wall":
         wallClock = true
+      case "--print-units":
+        printsUnits = true
       case "--only":
         switch remaining.popFirst()?.lowercased() {
         case "combineex": libraries = [.combineEx]
@@ -113,6 +117,8 @@ struct Result {
   let allocationsPerUnit: Double
   /// Allocations in the whole counting run.
   let allocationsPerRun: UInt64
+  /// The units one run processes.
+  let units: Int
 }
 
 /// Runs workloads and keeps what the report's summary needs.
@@ -134,7 +140,7 @@ struct Runner {
 
   /// Checks that the process's allocation functions are the counting ones.
   mutating func checkAllocationCounting() {
-    let bench = Bench(scale: 1, countsAllocations: true, clock: { monotonicNanoseconds() })
+    let bench = Bench(scale: 1, purpose: .countAllocations, clock: { monotonicNanoseconds() })
     bench.measure(units: 1) { consume(AllocationProbe()) }
     countingWorks = (bench.sample?.allocations ?? 0) >= 1
   }
@@ -161,7 +167,7 @@ struct Runner {
       """)
     print(
       Columns.row(
-        "key", "workload", "per", "CombineEx", "OpenCombine", "ratio", "target",
+        "key", "workload", "n", "per", "CombineEx", "OpenCombine", "ratio", "target",
         "allocs CEx | OC"))
   }
 
@@ -173,13 +179,13 @@ struct Runner {
     }
     // Warm up both (lazy metadata, caches), then count, then time, alternating.
     let builds = [ours, theirs]
-    for build in builds { if let build { _ = measure(build, counting: false) } }
-    let counts = builds.map { build in build.map { measure($0, counting: true) } }
+    for build in builds { if let build { _ = measure(build, .warmUp) } }
+    let counts = builds.map { build in build.map { measure($0, .countAllocations) } }
     var samples: [[Double]] = [[], []]
     for index in 0..<options.runs {
       for side in index % 2 == 0 ? [0, 1] : [1, 0] {
         if let build = builds[side] {
-          samples[side].append(measure(build, counting: false).perUnit)
+          samples[side].append(measure(build, .time).perUnit)
         }
       }
     }
@@ -208,12 +214,13 @@ struct Runner {
       ? "-" : verdicts.map { ($0.passed ? "" : "MISS ") + $0.description }.joined(separator: ", ")
     print(
       Columns.row(
-        workload.key, workload.title, workload.unit,
+        workload.key, workload.title, abbreviated((our ?? their)?.units ?? 0), workload.unit,
         our.map { display($0, workload.metric) } ?? "n/a",
         their.map { display($0, workload.metric) } ?? "n/a",
         ratio.map { "\(format($0, 1))x" } ?? "-",
         targetColumn,
         "\(our.map(allocations) ?? "-") | \(their.map(allocations) ?? "-")"))
+    if options.printsUnits { print("units \(workload.key) \((our ?? their)?.units ?? 0)") }
     if let note = ours?.note { notes.append("\(workload.key) CombineEx: \(note)") }
     if let note = theirs?.note { notes.append("\(workload.key) OpenCombine: \(note)") }
     if ours == nil || theirs == nil, options.libraries.count == 2 {
@@ -242,10 +249,10 @@ struct Runner {
 
   // MARK: Measuring
 
-  func measure(_ workload: Workload, counting: Bool) -> Sample {
+  func measure(_ workload: Workload, _ purpose: Bench.Purpose) -> Sample {
     let threadTime = workload.metric == .cpuTime && !options.wallClock
     let clock: () -> UInt64 = { threadTime ? threadCPUNanoseconds() : monotonicNanoseconds() }
-    let bench = Bench(scale: options.scale, countsAllocations: counting, clock: clock)
+    let bench = Bench(scale: options.scale, purpose: purpose, clock: clock)
     workload.body(bench)
     guard let sample = bench.sample else {
       fatalError("workload \(workload.key) did not call measure")
@@ -260,7 +267,7 @@ struct Runner {
     return Result(
       median: median, spread: median == 0 ? 0 : deviation / median,
       allocationsPerUnit: Double(allocations) / Double(counted.units),
-      allocationsPerRun: allocations)
+      allocationsPerRun: allocations, units: counted.units)
   }
 
   static func median(_ values: [Double]) -> Double {
@@ -315,6 +322,15 @@ private final class AllocationProbe {
   var value = 0
 }
 
+/// `1M`, `200k`, `10k`, `999`: a unit count, short.
+func abbreviated(_ count: Int) -> String {
+  if count >= 1_000_000, count % 100_000 == 0 {
+    return "\(format(Double(count) / 1_000_000, count % 1_000_000 == 0 ? 0 : 1))M"
+  }
+  if count >= 1000, count % 1000 == 0 { return "\(count / 1000)k" }
+  return "\(count)"
+}
+
 /// Formats `value` with `digits` decimals.
 func format(_ value: Double, _ digits: Int) -> String {
   String(format: "%.\(digits)f", value)
@@ -323,10 +339,11 @@ func format(_ value: Double, _ digits: Int) -> String {
 /// The table's column layout.
 enum Columns {
   static func row(
-    _ key: String, _ title: String, _ unit: String, _ ours: String, _ theirs: String,
-    _ ratio: String, _ target: String, _ allocations: String
+    _ key: String, _ title: String, _ units: String, _ unit: String, _ ours: String,
+    _ theirs: String, _ ratio: String, _ target: String, _ allocations: String
   ) -> String {
-    pad(key, 4) + pad(title, 46) + pad(unit, 13) + padLeft(ours, 15) + padLeft(theirs, 16)
+    pad(key, 4) + pad(title, 43) + padLeft(units, 5) + " " + pad(unit, 13) + padLeft(ours, 15)
+      + padLeft(theirs, 16)
       + padLeft(ratio, 8) + "  " + pad(target, 30) + allocations
   }
 
