@@ -106,14 +106,19 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
   // MARK: Subscriber
 
-  /// Records the subscription and requests the initial demand.
+  /// Records the subscription and requests the initial demand; cancels it at once if
+  /// ``cancel()`` was called before it arrived.
   public func receive(subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand in
+    let demand = lock.withLock { () -> Subscribers.Demand? in
       self.subscription = subscription
       recorded.append(.subscription)
-      return initialDemand
+      return isCancelled ? nil : initialDemand
     }
     wakeWaiters()
+    guard let demand else {
+      subscription.cancel()
+      return
+    }
     if demand != .none { subscription.request(demand) }
   }
 
