@@ -28,7 +28,10 @@ let package = Package(
       path: "Sources/Workloads"),
     .target(
       name: "OpenCombineWorkloads",
-      dependencies: ["BenchmarkKit", .product(name: "OpenCombine", package: "OpenCombine")],
+      dependencies: [
+        "BenchmarkKit", .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+      ],
       path: "Sources/OpenCombineWorkloads",
       swiftSettings: [.define("BENCH_OPENCOMBINE")]),
     .executableTarget(

@@ -342,7 +342,7 @@ enum Columns {
     _ key: String, _ title: String, _ units: String, _ unit: String, _ ours: String,
     _ theirs: String, _ ratio: String, _ target: String, _ allocations: String
   ) -> String {
-    pad(key, 4) + pad(title, 43) + padLeft(units, 5) + " " + pad(unit, 13) + padLeft(ours, 15)
+    pad(key, 4) + pad(title, 45) + padLeft(units, 5) + " " + pad(unit, 13) + padLeft(ours, 15)
       + padLeft(theirs, 16)
       + padLeft(ratio, 8) + "  " + pad(target, 30) + allocations
   }

@@ -19,12 +19,22 @@ func rawLoop(_ bench: Bench) {
   consume(total.value)
 }
 
-/// b: a synchronous pipeline from a sequence publisher.
+/// b1: a synchronous pipeline from a sequence publisher.
 func sequenceMapFilterSink(_ bench: Bench) {
   let count = bench.size(1_000_000)
   let total = Total()
   bench.measure(units: count) {
     _ = (0..<count).publisher.map { triple($0) }.filter { isEven($0) }.sink { total.add($0) }
+  }
+  consume(total.value)
+}
+
+/// b2: a sequence publisher straight into a sink: the source's delivery loop alone.
+func sequenceSink(_ bench: Bench) {
+  let count = bench.size(1_000_000)
+  let total = Total()
+  bench.measure(units: count) {
+    _ = (0..<count).publisher.sink { total.add($0) }
   }
   consume(total.value)
 }

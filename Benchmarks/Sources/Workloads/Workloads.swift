@@ -17,10 +17,13 @@ public func allWorkloads() -> [Workload] {
     Workload(
       "a", "raw loop: map, filter, sum (no library)", unit: "element", body: rawLoop),
     Workload(
-      "b", "(0..<N).publisher.map.filter.sink", unit: "element",
+      "b1", "(0..<N).publisher.map.filter.sink", unit: "element",
       targets: [.fasterThanOpenCombine(5), .withinFactorOf("a", 10), .noAllocations],
       note: "(0..<N).publisher.map(f).filter(g) is \(sequencePipelineType())",
       body: sequenceMapFilterSink),
+    Workload(
+      "b2", "(0..<N).publisher.sink", unit: "element",
+      targets: [.fasterThanOpenCombine(5), .noAllocations], body: sequenceSink),
     Workload(
       "c1", "PassthroughSubject.map.filter.sink, send", unit: "element",
       targets: [.fasterThanOpenCombine(5), .noAllocations], body: subjectMapFilterSink),
@@ -37,6 +40,19 @@ public func allWorkloads() -> [Workload] {
     Workload(
       "e2", "subject.map.sink, one send, cancel", unit: "subscription",
       targets: [.fasterThanOpenCombine(3)], body: subjectMapSinkSendCancel),
+    Workload(
+      "f", "flatMap: N/1000 sequences of 1000, sink", unit: "element",
+      targets: [.fasterThanOpenCombine(3)], body: flatMapSequences),
+    Workload(
+      "g1", "merge of 8 subjects, sink; send round-robin", unit: "element",
+      targets: [.fasterThanOpenCombine(3), .noAllocations], note: mergeNote,
+      body: mergeEightSubjects),
+    Workload(
+      "h1", "subject.receive(on: ImmediateScheduler).sink", unit: "element",
+      targets: [.fasterThanOpenCombine(3), .noAllocations], body: receiveOnImmediateScheduler),
+    Workload(
+      "h2", "subject.receive(on: serial queue).sink", unit: "element",
+      metric: .wallTime, targets: [.fasterThanOpenCombine(3)], body: receiveOnSerialQueue),
     Workload(
       "i1", "K live subject.map.sink: memory", unit: "subscription", metric: .bytes,
       targets: [.atMostBytes(200)], body: liveSubscriptionBytes),
