@@ -14,6 +14,9 @@ public final class Bench {
   /// What the last measured region recorded.
   var sample: Sample?
 
+  /// What the workload computed, to compare between the libraries.
+  var checksum: Int?
+
   /// Why the runner runs a workload: every workload runs once to warm up, once to count
   /// allocations, then several times to be timed.
   enum Purpose {
@@ -36,6 +39,13 @@ public final class Bench {
     } else {
       region()
     }
+  }
+
+  /// Records what the workload computed (its sinks' total), so that nothing is optimized away
+  /// and the runner can check that both libraries computed the same.
+  public func consume(_ result: Int) {
+    checksum = result
+    BenchmarkKit.consume(result)
   }
 
   /// `count` scaled by the command line's `--scale`, at least 1.

@@ -179,7 +179,14 @@ struct Runner {
     }
     // Warm up both (lazy metadata, caches), then count, then time, alternating.
     let builds = [ours, theirs]
-    for build in builds { if let build { _ = measure(build, .warmUp) } }
+    var checksums: [Int?] = []
+    for build in builds {
+      checksums.append(build.flatMap { execute($0, .warmUp).checksum })
+    }
+    if let ourSum = checksums[0], let theirSum = checksums[1], ourSum != theirSum {
+      notes.append(
+        "\(workload.key): THE LIBRARIES COMPUTED DIFFERENT RESULTS (\(ourSum) and \(theirSum))")
+    }
     let counts = builds.map { build in build.map { measure($0, .countAllocations) } }
     var samples: [[Double]] = [[], []]
     for index in 0..<options.runs {
@@ -249,7 +256,13 @@ struct Runner {
 
   // MARK: Measuring
 
+  /// Runs `workload` once and returns its measurement.
   func measure(_ workload: Workload, _ purpose: Bench.Purpose) -> Sample {
+    execute(workload, purpose).sample
+  }
+
+  /// Runs `workload` once and returns its measurement and what it computed.
+  func execute(_ workload: Workload, _ purpose: Bench.Purpose) -> (sample: Sample, checksum: Int?) {
     let threadTime = workload.metric == .cpuTime && !options.wallClock
     let clock: () -> UInt64 = { threadTime ? threadCPUNanoseconds() : monotonicNanoseconds() }
     let bench = Bench(scale: options.scale, purpose: purpose, clock: clock)
@@ -257,7 +270,7 @@ struct Runner {
     guard let sample = bench.sample else {
       fatalError("workload \(workload.key) did not call measure")
     }
-    return sample
+    return (sample, bench.checksum)
   }
 
   func result(_ samples: [Double], _ counted: Sample) -> Result {

@@ -16,7 +16,7 @@ func flatMapSequences(_ bench: Bench) {
       .flatMap { start in (start * inner..<(start + 1) * inner).publisher }
       .sink { total.add($0) }
   }
-  consume(total.value)
+  bench.consume(total.value)
 }
 
 /// g1: values sent round-robin to eight subjects, merged into one sink.
@@ -29,7 +29,7 @@ func mergeEightSubjects(_ bench: Bench) {
     for index in 0..<count { subjects[index & 7].send(index) }
   }
   cancellable.cancel()
-  consume(total.value)
+  bench.consume(total.value)
 }
 
 #if BENCH_OPENCOMBINE

@@ -16,7 +16,7 @@ func justMapSinkCancel(_ bench: Bench) {
       cancellable.cancel()
     }
   }
-  consume(total.value)
+  bench.consume(total.value)
 }
 
 /// What `Just(i).map(f)` builds: Combine fuses it into a `Just` of the transformed value.
@@ -36,5 +36,5 @@ func subjectMapSinkSendCancel(_ bench: Bench) {
       cancellable.cancel()
     }
   }
-  consume(total.value)
+  bench.consume(total.value)
 }

@@ -30,7 +30,7 @@ func liveSubscriptionBytes(_ bench: Bench) {
     subscribe(count, to: subject, into: &cancellables, total: total)
   }
   for cancellable in cancellables { cancellable.cancel() }
-  consume(total.value)
+  bench.consume(total.value)
 }
 
 /// i2: the cost of one delivery when a subject has many subscribers.
@@ -46,7 +46,7 @@ func fanOut(_ bench: Bench) {
     for index in 0..<sends { subject.send(index) }
   }
   for cancellable in cancellables { cancellable.cancel() }
-  consume(total.value)
+  bench.consume(total.value)
 }
 
 /// i3: cancelling many live subscriptions one by one, in subscription order.
@@ -60,5 +60,5 @@ func cancelEach(_ bench: Bench) {
   bench.measure(units: count) {
     for cancellable in cancellables { cancellable.cancel() }
   }
-  consume(total.value)
+  bench.consume(total.value)
 }

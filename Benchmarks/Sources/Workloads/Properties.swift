@@ -31,6 +31,6 @@ func propertyWorkloads() -> [Workload] {
       for index in 0..<count { property.value = index }
     }
     for cancellable in cancellables { cancellable.cancel() }
-    consume(total.value)
+    bench.consume(total.value)
   }
 #endif

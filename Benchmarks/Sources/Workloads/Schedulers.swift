@@ -18,7 +18,7 @@ func receiveOnImmediateScheduler(_ bench: Bench) {
     for index in 0..<count { subject.send(index) }
   }
   cancellable.cancel()
-  consume(total.value)
+  bench.consume(total.value)
 }
 
 /// h2: values sent to a subject on this thread and delivered on a serial dispatch queue; the
@@ -36,7 +36,7 @@ func receiveOnSerialQueue(_ bench: Bench) {
     finished.wait()
   }
   cancellable.cancel()
-  consume(total.value)
+  bench.consume(total.value)
 }
 
 #if BENCH_OPENCOMBINE

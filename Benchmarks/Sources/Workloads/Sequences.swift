@@ -16,7 +16,7 @@ func rawLoop(_ bench: Bench) {
       if isEven(value) { total.add(value) }
     }
   }
-  consume(total.value)
+  bench.consume(total.value)
 }
 
 /// b1: a synchronous pipeline from a sequence publisher.
@@ -26,7 +26,7 @@ func sequenceMapFilterSink(_ bench: Bench) {
   bench.measure(units: count) {
     _ = (0..<count).publisher.map { triple($0) }.filter { isEven($0) }.sink { total.add($0) }
   }
-  consume(total.value)
+  bench.consume(total.value)
 }
 
 /// b2: a sequence publisher straight into a sink: the source's delivery loop alone.
@@ -36,7 +36,7 @@ func sequenceSink(_ bench: Bench) {
   bench.measure(units: count) {
     _ = (0..<count).publisher.sink { total.add($0) }
   }
-  consume(total.value)
+  bench.consume(total.value)
 }
 
 /// What `(0..<N).publisher.map(f).filter(g)` builds: Combine fuses map and filter on a

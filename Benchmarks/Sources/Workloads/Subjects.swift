@@ -16,7 +16,7 @@ func subjectMapFilterSink(_ bench: Bench) {
     for index in 0..<count { subject.send(index) }
   }
   cancellable.cancel()
-  consume(total.value)
+  bench.consume(total.value)
 }
 
 /// c2: values sent to a subject with one sink.
@@ -29,7 +29,7 @@ func subjectSink(_ bench: Bench) {
     for index in 0..<count { subject.send(index) }
   }
   cancellable.cancel()
-  consume(total.value)
+  bench.consume(total.value)
 }
 
 /// d: values sent to a current-value subject with ten sinks (ten deliveries per send).
@@ -42,5 +42,5 @@ func currentValueSubjectTenSinks(_ bench: Bench) {
     for index in 0..<count { subject.send(index) }
   }
   for cancellable in cancellables { cancellable.cancel() }
-  consume(total.value)
+  bench.consume(total.value)
 }
