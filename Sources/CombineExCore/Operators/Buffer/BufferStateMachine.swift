@@ -9,10 +9,10 @@
 ///
 /// ## Ending
 /// - The upstream's `.finished` is delivered once every buffered value was delivered.
-/// - A failure (the upstream's, or `.customError` when the buffer is full) is delivered, as in
-///   Combine, as soon as no delivery is in progress and either no value is left or the
-///   downstream has no demand left: the values the downstream asked for go first, and the
-///   values beyond its demand are dropped.
+/// - A failure (the upstream's, or `.customError` when the buffer is full) is delivered as soon
+///   as no delivery is in progress and either no value is left or the downstream has no demand
+///   left (Combine's rule for the upstream's failure): the values the downstream asked for go
+///   first, and the values beyond its demand are dropped.
 struct BufferStateMachine<Output, Failure: Error> {
   /// What the storage does after a transition, once the lock is released, in this order.
   struct Action {

@@ -72,9 +72,9 @@ extension Publishers {
   ///   it never receives more than it asked for. With `.keepFull`, each value that leaves the
   ///   buffer asks the upstream for one more.
   /// - **Completion.** `.finished` is delivered after every waiting value. A failure (the
-  ///   upstream's, or `.customError`'s) is delivered, as in Combine, once the values the
-  ///   subscriber has asked for are delivered: as soon as no value is waiting or the
-  ///   subscriber has no demand left; the values still waiting then are dropped.
+  ///   upstream's, or `.customError`'s) is delivered once the values the subscriber has asked
+  ///   for are delivered: as soon as no delivery is in progress and either no value is waiting
+  ///   or the subscriber has no demand left; the values still waiting then are dropped.
   /// - **Cancellation** cancels the upstream, drops the waiting values and releases the
   ///   subscriber.
   /// - **Threading.** The subscriber may request from any thread while the upstream sends on
