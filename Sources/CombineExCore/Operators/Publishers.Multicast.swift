@@ -16,13 +16,16 @@ extension Publisher {
   /// the subject to the upstream.
   ///
   /// ```swift
+  /// let upstream = PassthroughSubject<Int, Never>()
   /// var computations = 0
-  /// let multicast = [1, 2].publisher
+  /// let multicast = upstream
   ///   .map { value -> Int in computations += 1; return value * 10 }
   ///   .multicast { PassthroughSubject<Int, Never>() }
   /// let first = multicast.sink { print("first", $0) }
   /// let second = multicast.sink { print("second", $0) }
   /// let connection = multicast.connect()
+  /// upstream.send(1)
+  /// upstream.send(2)
   /// print(computations)
   /// // Prints: first 10, second 10, first 20, second 20, 2
   /// ```
