@@ -206,6 +206,17 @@ struct BufferTests {
     #expect(recorder.values.isEmpty)
   }
 
+  @Test("cancelled during subscription: the upstream is cancelled and asked for nothing")
+  func cancelledDuringSubscription() {
+    let upstream = ManualPublisher<Int, Never>()
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { $0.cancel() }, receiveValue: { _ in .none },
+      receiveCompletion: { _ in })
+    upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+    #expect(upstream.isCancelled)
+    #expect(upstream.requested == .none)
+  }
+
   @Test("the pipeline is freed after completion and after cancel")
   func freed() {
     let subject = PassthroughSubject<Int, Never>()

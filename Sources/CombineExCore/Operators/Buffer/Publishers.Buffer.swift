@@ -178,7 +178,7 @@ final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
     // The subscriber gets its subscription before the upstream is asked for anything, so it
     // never sees a completion before its subscription.
     downstream?.receive(subscription: self)
-    if demand > 0 { subscription.request(demand) }
+    if demand > 0, lock.withLock({ machine.isLive }) { subscription.request(demand) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
