@@ -13,7 +13,7 @@ import CombineExCore
 ///   .just(["\(query) 1", "\(query) 2"])
 /// }
 /// let results = search.values.sink { print($0) }
-/// let run = search.apply("swift").sink { _ in }
+/// let run = search.apply("swift").sink(receiveCompletion: { _ in }, receiveValue: { _ in })
 /// // Prints: ["swift 1", "swift 2"]
 /// ```
 ///

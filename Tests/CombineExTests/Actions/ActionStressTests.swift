@@ -79,4 +79,32 @@ struct ActionStressTests {
     #expect(published.filter { $0 }.count == runs)
     #expect(published.last == false)
   }
+
+  @Test("stress: isEnabled settles on enabledIf && !isExecuting while enabledIf toggles")
+  func stressEnabledIfTogglesDuringRuns() async {
+    let enabledIf = MutableProperty(true)
+    let action = Action<Int, Int, Never>(enabledIf: Property(enabledIf)) { input in .just(input) }
+    let enabled = action.isEnabled.record()
+    let executing = action.isExecuting.record()
+    await performSimultaneously(4) { thread in
+      for attempt in 0..<250 {
+        if thread % 2 == 0 {
+          enabledIf.value = attempt % 3 != 0
+        } else {
+          let cancellable = action.apply(attempt).sink(
+            receiveCompletion: { _ in }, receiveValue: { _ in })
+          cancellable.cancel()
+        }
+      }
+    }
+    enabledIf.value = true
+    #expect(action.isEnabled.value)
+    #expect(!action.isExecuting.value)
+    let published = enabled.values
+    #expect(zip(published, published.dropFirst()).allSatisfy { $0 != $1 })
+    #expect(published.last == true)
+    let executions = executing.values
+    #expect(zip(executions, executions.dropFirst()).allSatisfy { $0 != $1 })
+    #expect(executions.last == false)
+  }
 }

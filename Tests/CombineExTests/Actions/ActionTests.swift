@@ -366,6 +366,20 @@ struct ActionTests {
     #expect(recorder?.receivedCompletion == .finished)
   }
 
+  @Test("a publisher returned by apply keeps its action alive until it is dropped")
+  func appliedPublisherKeepsActionAlive() {
+    weak var weakAction: Action<Int, Int, ColdTestError>?
+    var applied: AnyDeferredPublisher<Int, ActionError<ColdTestError>>?
+    do {
+      let (action, _) = controlledAction()
+      weakAction = action
+      applied = action.apply(1)
+    }
+    #expect(weakAction != nil && applied != nil)
+    applied = nil
+    #expect(weakAction == nil)
+  }
+
   @Test("a cancelled run releases its action")
   func cancelledRunReleasesAction() {
     weak var weakAction: Action<Int, Int, ColdTestError>?
