@@ -121,3 +121,22 @@ where
   A: ColdPublisher, B: ColdPublisher, C: ColdPublisher, D: ColdPublisher, E: ColdPublisher,
   F: ColdPublisher, G: ColdPublisher, H: ColdPublisher
 {}
+
+// Combining, buffering and flow-control operators are cold when all their upstreams are.
+// `Publishers.Share` and `Publishers.Multicast` are deliberately not: they share one upstream
+// subscription between subscribers.
+extension Publishers.CombineLatest: ColdPublisher where A: ColdPublisher, B: ColdPublisher {}
+extension Publishers.CombineLatest3: ColdPublisher
+where A: ColdPublisher, B: ColdPublisher, C: ColdPublisher {}
+extension Publishers.CombineLatest4: ColdPublisher
+where A: ColdPublisher, B: ColdPublisher, C: ColdPublisher, D: ColdPublisher {}
+extension Publishers.Zip: ColdPublisher where A: ColdPublisher, B: ColdPublisher {}
+extension Publishers.Zip3: ColdPublisher
+where A: ColdPublisher, B: ColdPublisher, C: ColdPublisher {}
+extension Publishers.Zip4: ColdPublisher
+where A: ColdPublisher, B: ColdPublisher, C: ColdPublisher, D: ColdPublisher {}
+extension Publishers.DropUntilOutput: ColdPublisher
+where Upstream: ColdPublisher, Other: ColdPublisher {}
+extension Publishers.PrefixUntilOutput: ColdPublisher
+where Upstream: ColdPublisher, Other: ColdPublisher {}
+extension Publishers.Buffer: ColdPublisher where Upstream: ColdPublisher {}
