@@ -237,11 +237,7 @@ struct DeferredFutureTests {
   func asyncThrows() async {
     let recorder = DeferredFuture<Int, any Error> { throw FuturesError(3) }.record()
     let completion = await recorder.completion
-    guard case .failure(let error) = completion else {
-      Issue.record("expected a failure, got \(String(describing: completion))")
-      return
-    }
-    #expect(error as? FuturesError == FuturesError(3))
+    #expect(completionFailure(completion) as? FuturesError == FuturesError(3))
   }
 
   @Test("async: a closure with a typed throw fails with that error type")

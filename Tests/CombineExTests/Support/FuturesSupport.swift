@@ -119,3 +119,9 @@ private final class CancellationGate: @unchecked Sendable {
     continuation?.resume()
   }
 }
+
+/// The failure of a completion, if it is one.
+func completionFailure<Failure>(_ completion: Subscribers.Completion<Failure>?) -> Failure? {
+  guard case .failure(let error) = completion else { return nil }
+  return error
+}
