@@ -10,7 +10,8 @@ import CombineExCore
 /// }
 /// struct LocalProfiles: ProfileService {
 ///   func profile(id: Int) -> AnyDeferredFuture<Profile, any Error> {
-///     DeferredFuture { Profile(name: "user \(id)") }.eraseToAnyDeferredFuture()
+///     DeferredFuture<Profile, any Error> { Profile(name: "user \(id)") }
+///       .eraseToAnyDeferredFuture()
 ///   }
 /// }
 /// let cancellable = LocalProfiles().profile(id: 1)

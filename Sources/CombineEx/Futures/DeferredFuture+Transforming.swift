@@ -18,6 +18,51 @@ extension DeferredFutureProtocol {
     DeferredFuture(publisher: erasedPublisher.map(transform))
   }
 
+  /// Publishes the value of a key path of the future's value.
+  ///
+  /// ```swift
+  /// struct User { let name: String }
+  /// let cancellable = DeferredFuture<User, Never>.just(User(name: "Ada"))
+  ///   .map(\.name)
+  ///   .sink { print($0) }
+  /// // Prints: Ada
+  /// ```
+  public func map<T>(_ keyPath: KeyPath<Output, T>) -> DeferredFuture<T, Failure> {
+    DeferredFuture<T, Failure>(publisher: erasedPublisher.map(keyPath))
+  }
+
+  /// Publishes the values of two key paths of the future's value, as a tuple.
+  ///
+  /// ```swift
+  /// struct User { let name: String; let age: Int }
+  /// let cancellable = DeferredFuture<User, Never>.just(User(name: "Ada", age: 36))
+  ///   .map(\.name, \.age)
+  ///   .sink { print($0) }
+  /// // Prints: ("Ada", 36)
+  /// ```
+  public func map<T0, T1>(
+    _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>
+  ) -> DeferredFuture<(T0, T1), Failure> {
+    DeferredFuture<(T0, T1), Failure>(publisher: erasedPublisher.map(keyPath0, keyPath1))
+  }
+
+  /// Publishes the values of three key paths of the future's value, as a tuple.
+  ///
+  /// ```swift
+  /// struct User { let name: String; let age: Int; let admin: Bool }
+  /// let cancellable = DeferredFuture<User, Never>.just(User(name: "Ada", age: 36, admin: true))
+  ///   .map(\.name, \.age, \.admin)
+  ///   .sink { print($0) }
+  /// // Prints: ("Ada", 36, true)
+  /// ```
+  public func map<T0, T1, T2>(
+    _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>,
+    _ keyPath2: KeyPath<Output, T2>
+  ) -> DeferredFuture<(T0, T1, T2), Failure> {
+    DeferredFuture<(T0, T1, T2), Failure>(
+      publisher: erasedPublisher.map(keyPath0, keyPath1, keyPath2))
+  }
+
   /// Transforms the future's value with a closure that may throw; a thrown error fails the
   /// future.
   ///

@@ -74,7 +74,6 @@ public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
   /// task when the subscriber cancels.
   ///
   /// ```swift
-  /// struct Offline: Error {}
   /// func fetchScore() async throws -> Int { 7 }
   /// let score = DeferredFuture<Int, any Error> { try await fetchScore() }
   /// let cancellable = score.sink(receiveCompletion: { _ in }, receiveValue: { print($0) })

@@ -98,6 +98,15 @@ struct DeferredFutureOperatorsTests {
     #expect(failed.receivedCompletion == .failure(FuturesError(1)))
   }
 
+  @Test("map with key paths picks fields of the value")
+  func mapKeyPaths() {
+    let future = DeferredFuture<KeyPathSample, Never>.just(KeyPathSample(a: 1, b: "b", c: true))
+    #expect(type(of: future.map(\.a)) == DeferredFuture<Int, Never>.self)
+    #expect(future.map(\.a).record().values == [1])
+    #expect(future.map(\.a, \.b).record().values.map { "\($0)\($1)" } == ["1b"])
+    #expect(future.map(\.a, \.b, \.c).record().values.map { "\($0)\($1)\($2)" } == ["1btrue"])
+  }
+
   @Test("map keeps the value waiting for demand")
   func mapKeepsDemand() {
     let recorder = DeferredFuture<Int, Never>.just(2).map { $0 * 2 }.record(initialDemand: .none)
@@ -379,6 +388,13 @@ struct DeferredFutureOperatorsTests {
     cancellable?.cancel()
     #expect(weakOwner == nil)
   }
+}
+
+/// A value with fields, for the key-path maps.
+private struct KeyPathSample {
+  let a: Int
+  let b: String
+  let c: Bool
 }
 
 /// A thread-safe list of strings, for event-order tests.
