@@ -59,6 +59,8 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher 
   }
 }
 
+extension AsyncSequencePublisher: Sendable {}
+
 /// The iteration behind an ``AsyncSequencePublisher`` subscription: a task that pulls an
 /// element per unit of demand and hands it to ``deliver(_:)``.
 ///

@@ -70,6 +70,21 @@ struct AsyncSequencePublisherTests {
     #expect(recorder.receivedCompletion == nil)
   }
 
+  @Test("a request for .none pulls nothing")
+  func requestNonePullsNothing() async {
+    let sequence = CountingSequence(count: 3)
+    let pullsAtDelivery = LockedBox<[Int]>([])
+    let recorder = sequence.publisher
+      .handleEvents(receiveOutput: { _ in
+        pullsAtDelivery.withLock { $0.append(sequence.pulls.value) }
+      })
+      .record(initialDemand: .none)
+    recorder.request(.none)
+    recorder.request(.max(1))
+    #expect(await recorder.values(count: 1) == [1])
+    #expect(pullsAtDelivery.withLock { $0 } == [1])
+  }
+
   @Test("the completion after the last element comes with the next demand")
   func completionNeedsDemand() async {
     let sequence = CountingSequence(count: 1)
