@@ -48,6 +48,10 @@ struct DeferredFutureOperatorsTests {
     #expect(
       type(of: future.eraseToAnyDeferredFuture().map { $0 })
         == DeferredFuture<Int, FuturesError>.self)
+    #expect(type(of: future.zip(future)) == DeferredFuture<(Int, Int), FuturesError>.self)
+    #expect(type(of: future.combineLatest(future, +)) == DeferredFuture<Int, FuturesError>.self)
+    #expect(type(of: [future, future].zip()) == DeferredFuture<[Int], FuturesError>.self)
+    #expect(type(of: [future].combineLatest()) == DeferredFuture<[Int], FuturesError>.self)
   }
 
   @Test("cold through a chain of every operator: nothing runs before a subscription")
