@@ -140,3 +140,7 @@ where Upstream: ColdPublisher, Other: ColdPublisher {}
 extension Publishers.PrefixUntilOutput: ColdPublisher
 where Upstream: ColdPublisher, Other: ColdPublisher {}
 extension Publishers.Buffer: ColdPublisher where Upstream: ColdPublisher {}
+
+// Cold futures are cold publishers: each subscription runs their work again.
+extension DeferredFuture: ColdPublisher {}
+extension AnyDeferredFuture: ColdPublisher {}
