@@ -153,6 +153,8 @@ public final class EffectMiddleware<InputAction, OutputAction, State, Dependenci
   }
 }
 
+extension EffectMiddleware.Context: Sendable where Dependencies: Sendable {}
+
 /// The handlers and the output conversion, carried into the store's `@Sendable` middleware
 /// function.
 private struct UncheckedHandlers<InputAction, OutputAction, State, Dependencies>:

@@ -101,6 +101,28 @@ final class Counter: Sendable {
   }
 }
 
+/// Records values delivered from any thread and counts overlapping deliveries, which would
+/// break the serial-delivery rule.
+final class SerialDeliveryChecker: Sendable {
+  private let state = Mutex<(values: [Int], inside: Int, overlaps: Int)>(([], 0, 0))
+
+  init() {}
+
+  func receive(_ value: Int) {
+    state.withLock {
+      $0.inside += 1
+      if $0.inside > 1 { $0.overlaps += 1 }
+    }
+    state.withLock {
+      $0.values.append(value)
+      $0.inside -= 1
+    }
+  }
+
+  var values: [Int] { state.withLock { $0.values } }
+  var overlaps: Int { state.withLock { $0.overlaps } }
+}
+
 /// A middleware that records the actions it sees (by description) and passes them on.
 func recordingMiddleware<State>(_ recorder: Recorder<String>) -> Middleware<State> {
   { _, _, next in
