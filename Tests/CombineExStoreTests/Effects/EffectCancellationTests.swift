@@ -132,6 +132,30 @@ struct EffectCancellationTests {
     second.cancel()
   }
 
+  @Test("a cancel merged right after a cancellable effect cancels it: in flight from subscription")
+  func cancelRightAfterSubscription() async {
+    let id = UUID()
+    let recorder = Effect<Int, Never>.merge(
+      Effect<Int, Never>.task {
+        while !Task.isCancelled { await Task.yield() }  // long work, until cancelled
+        return 1
+      }.cancellable(id: id),
+      .cancel(id: id)
+    ).record()
+    #expect(recorder.receivedCompletion == .finished)
+    #expect(recorder.values == [])
+  }
+
+  @Test("a cancellable effect waiting in a concatenate is not in flight yet")
+  func notYetSubscribedIsNotCancelled() {
+    let id = UUID()
+    let first = PassthroughSubject<Int, Never>()
+    let recorder = Effect.concatenate(Effect(first), Effect(value: 2).cancellable(id: id)).record()
+    _ = Effect<Int, Never>.cancel(id: id).record()
+    first.send(completion: .finished)
+    #expect(recorder.values == [2])
+  }
+
   @Test("without cancelInFlight, runs under one id coexist")
   func withoutCancelInFlight() {
     let id = UUID()
