@@ -62,3 +62,25 @@ struct ValuelessProperty<Output>: PropertyProtocol {
     Empty<Output, Never>().receive(subscriber: subscriber)
   }
 }
+
+/// A thread-safe property that counts the cancels reaching it (for tests on the main queue).
+final class ProbedSendableProperty<Output: Sendable>: PropertyProtocol, Sendable {
+  typealias Failure = Never
+
+  let source: MutableProperty<Output>
+  private let cancelCount = Mutex(0)
+
+  init(_ initial: Output) {
+    source = MutableProperty(initial)
+  }
+
+  var value: Output { source.value }
+
+  /// How many subscriptions were cancelled.
+  var cancels: Int { cancelCount.withLock { $0 } }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    source.handleEvents(receiveCancel: { self.cancelCount.withLock { $0 += 1 } })
+      .receive(subscriber: subscriber)
+  }
+}
