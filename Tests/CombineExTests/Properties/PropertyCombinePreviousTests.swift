@@ -104,4 +104,12 @@ struct PropertyCombinePreviousTests {
     #expect(weakMoves == nil)
     #expect(weakSource == nil)
   }
+
+  @Test("combinePrevious of a constant delivers its pair, then finishes")
+  func constantFinishes() {
+    let moves = Property(value: 1).combinePrevious(0)
+    #expect(text(moves.value) == "0->1")
+    let recorder = moves.map(text).record()
+    #expect(recorder.events == [.subscription, .value("0->1"), .completion(.finished)])
+  }
 }

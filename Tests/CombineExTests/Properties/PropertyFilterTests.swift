@@ -103,4 +103,34 @@ struct PropertyFilterTests {
     #expect(filtered.value == 4)
     #expect(filtered.record().events == [.subscription, .value(4), .completion(.finished)])
   }
+
+  @Test("a filter(initial:) subscriber with limited demand gets the latest when it asks")
+  func limitedDemand() {
+    let source = MutableProperty(0)
+    let recorder = source.filter(initial: 0) { _ in true }.record(initialDemand: .max(1))
+    source.value = 1
+    source.value = 2
+    #expect(recorder.values == [0])
+    recorder.request(.max(1))
+    #expect(recorder.values == [0, 2])
+  }
+
+  @Test("a source set from inside a filter(initial:) subscriber is delivered after, in order")
+  func reentrantSet() {
+    let source = MutableProperty(0)
+    let even = source.filter(initial: 0) { $0.isMultiple(of: 2) }
+    var seen: [Int] = []
+    let cancellable = even.sink { value in
+      seen.append(value)
+      if value == 2 {
+        source.value = 4
+        seen.append(-1)
+      }
+    }
+    let other = even.record()
+    source.value = 2
+    #expect(seen == [0, 2, -1, 4])
+    #expect(other.values == [0, 2, 4])
+    withExtendedLifetime(cancellable) {}
+  }
 }

@@ -97,4 +97,22 @@ struct PropertyFlatMapTests {
     #expect(weakOuter == nil)
     #expect(weakRoom == nil)
   }
+
+  @Test("switching the outer property from inside a flatMap subscriber is delivered after")
+  func reentrantSwitch() {
+    let lobby = Room("welcome")
+    let kitchen = Room("lunch")
+    let current = MutableProperty(lobby)
+    var seen: [String] = []
+    let cancellable = current.flatMap { $0.topic }.sink { topic in
+      seen.append(topic)
+      if topic == "go" {
+        current.value = kitchen
+        seen.append("switched")
+      }
+    }
+    lobby.topic.source.value = "go"
+    #expect(seen == ["welcome", "go", "switched", "lunch"])
+    withExtendedLifetime(cancellable) {}
+  }
 }

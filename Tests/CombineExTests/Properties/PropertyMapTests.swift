@@ -118,4 +118,21 @@ struct PropertyMapTests {
     #expect(weakMapped == nil)
     #expect(weakSource == nil)
   }
+
+  @Test("a source set from inside a map subscriber is delivered after the current delivery")
+  func reentrantSet() {
+    let source = MutableProperty(1)
+    let mapped = source.map { $0 * 10 }
+    var seen: [Int] = []
+    let cancellable = mapped.sink { value in
+      seen.append(value)
+      if value == 20 {
+        source.value = 3
+        seen.append(-1)
+      }
+    }
+    source.value = 2
+    #expect(seen == [10, 20, -1, 30])
+    withExtendedLifetime(cancellable) {}
+  }
 }

@@ -115,4 +115,22 @@ struct PropertyRemoveDuplicatesTests {
     #expect(recorder.values == [0])
     #expect(source.probe.cancels == 1)
   }
+
+  @Test("removeDuplicates of a constant delivers the value, then finishes")
+  func constantFinishes() {
+    let recorder = Property(value: 1).removeDuplicates().record()
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    let byRecorder = Property(value: 1).removeDuplicates(by: ==).record()
+    #expect(byRecorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test("a removeDuplicates(by:) subscriber with limited demand gets the latest when it asks")
+  func byLimitedDemand() {
+    let source = MutableProperty(0)
+    let recorder = source.removeDuplicates(by: ==).record(initialDemand: .max(1))
+    source.value = 1
+    source.value = 2
+    recorder.request(.max(1))
+    #expect(recorder.values == [0, 2])
+  }
 }

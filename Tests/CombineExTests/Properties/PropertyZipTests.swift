@@ -196,4 +196,18 @@ struct PropertyZipTests {
     #expect(weakA == nil)
     #expect(weakB == nil)
   }
+
+  @Test("a zip subscriber with limited demand receives the latest pair when it asks again")
+  func limitedDemand() {
+    let a = MutableProperty(0)
+    let b = MutableProperty(0)
+    let recorder = [a, b].zip().record(initialDemand: .max(1))
+    a.value = 1
+    b.value = 1
+    a.value = 2
+    b.value = 2
+    #expect(recorder.values == [[0, 0]])
+    recorder.request(.max(1))
+    #expect(recorder.values == [[0, 0], [2, 2]])
+  }
 }

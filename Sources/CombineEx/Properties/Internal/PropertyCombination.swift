@@ -210,20 +210,22 @@ final class PropertyCombinationSubscription<Element, Downstream: Subscriber>: Su
   CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == [Element], Downstream.Failure == Never {
   // @unchecked Sendable: `state`, `upstreams` and `downstream` are guarded by `lock`; the
-  // downstream is only called by the drainer, one thread at a time.
+  // downstream is only called by the drainer, one thread at a time; `strategy` is a constant.
   private let lock = Lock()
+  private let strategy: PropertyCombinationStrategy
   private var state: PropertyCombinationState<Element>
   private var upstreams: [(any Subscription)?]
   private var downstream: Downstream?
 
   init(strategy: PropertyCombinationStrategy, sourceCount: Int, downstream: Downstream) {
+    self.strategy = strategy
     state = PropertyCombinationState(strategy: strategy, sourceCount: sourceCount)
     upstreams = Array(repeating: nil, count: sourceCount)
     self.downstream = downstream
   }
 
   var description: String {
-    state.strategy == .latest ? "CombineLatest" : "Zip"
+    strategy == .latest ? "CombineLatest" : "Zip"
   }
 
   /// Subscribes to every source in order (each delivers its current value at once).
