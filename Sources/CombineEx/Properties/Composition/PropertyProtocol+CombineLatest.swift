@@ -25,7 +25,9 @@ extension PropertyProtocol {
   /// (`a.combineLatest(with: b, c)` is a property of triples); a collection of properties of
   /// one type combines into a property of arrays with `[a, b, c].combineLatest()`.
   public func combineLatest<B: PropertyProtocol>(with b: B) -> Property<(Output, B.Output)> {
-    Property<(Output, B.Output)>.combiningLatest([CombinationSource(self), CombinationSource(b)]) {
+    Property<(Output, B.Output)>.combiningLatest([
+      PropertyCombinationSource(self), PropertyCombinationSource(b),
+    ]) {
       ($0[0] as! Output, $0[1] as! B.Output)
     }
   }
@@ -38,7 +40,7 @@ extension PropertyProtocol {
     with b: B, _ c: C
   ) -> Property<(Output, B.Output, C.Output)> {
     Property<(Output, B.Output, C.Output)>.combiningLatest([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
     ]) { ($0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output) }
   }
 
@@ -50,7 +52,8 @@ extension PropertyProtocol {
     with b: B, _ c: C, _ d: D
   ) -> Property<(Output, B.Output, C.Output, D.Output)> {
     Property<(Output, B.Output, C.Output, D.Output)>.combiningLatest([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+      PropertyCombinationSource(d),
     ]) { ($0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output) }
   }
 
@@ -64,8 +67,9 @@ extension PropertyProtocol {
     with b: B, _ c: C, _ d: D, _ e: E
   ) -> Property<(Output, B.Output, C.Output, D.Output, E.Output)> {
     Property<(Output, B.Output, C.Output, D.Output, E.Output)>.combiningLatest([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
-      CombinationSource(e),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+      PropertyCombinationSource(d),
+      PropertyCombinationSource(e),
     ]) {
       (
         $0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output,
@@ -85,8 +89,9 @@ extension PropertyProtocol {
     with b: B, _ c: C, _ d: D, _ e: E, _ f: F
   ) -> Property<(Output, B.Output, C.Output, D.Output, E.Output, F.Output)> {
     Property<(Output, B.Output, C.Output, D.Output, E.Output, F.Output)>.combiningLatest([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
-      CombinationSource(e), CombinationSource(f),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+      PropertyCombinationSource(d),
+      PropertyCombinationSource(e), PropertyCombinationSource(f),
     ]) {
       (
         $0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output,
@@ -106,8 +111,9 @@ extension PropertyProtocol {
     with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
   ) -> Property<(Output, B.Output, C.Output, D.Output, E.Output, F.Output, G.Output)> {
     Property<(Output, B.Output, C.Output, D.Output, E.Output, F.Output, G.Output)>.combiningLatest([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
-      CombinationSource(e), CombinationSource(f), CombinationSource(g),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+      PropertyCombinationSource(d),
+      PropertyCombinationSource(e), PropertyCombinationSource(f), PropertyCombinationSource(g),
     ]) {
       (
         $0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output,
@@ -128,8 +134,10 @@ extension PropertyProtocol {
   ) -> Property<(Output, B.Output, C.Output, D.Output, E.Output, F.Output, G.Output, H.Output)> {
     Property<(Output, B.Output, C.Output, D.Output, E.Output, F.Output, G.Output, H.Output)>
       .combiningLatest([
-        CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
-        CombinationSource(e), CombinationSource(f), CombinationSource(g), CombinationSource(h),
+        PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+        PropertyCombinationSource(d),
+        PropertyCombinationSource(e), PropertyCombinationSource(f), PropertyCombinationSource(g),
+        PropertyCombinationSource(h),
       ]) {
         (
           $0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output,
@@ -153,9 +161,11 @@ extension PropertyProtocol {
     Property<
       (Output, B.Output, C.Output, D.Output, E.Output, F.Output, G.Output, H.Output, I.Output)
     >.combiningLatest([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
-      CombinationSource(e), CombinationSource(f), CombinationSource(g), CombinationSource(h),
-      CombinationSource(i),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+      PropertyCombinationSource(d),
+      PropertyCombinationSource(e), PropertyCombinationSource(f), PropertyCombinationSource(g),
+      PropertyCombinationSource(h),
+      PropertyCombinationSource(i),
     ]) {
       (
         $0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output,
@@ -187,9 +197,11 @@ extension PropertyProtocol {
         J.Output
       )
     >.combiningLatest([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
-      CombinationSource(e), CombinationSource(f), CombinationSource(g), CombinationSource(h),
-      CombinationSource(i), CombinationSource(j),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+      PropertyCombinationSource(d),
+      PropertyCombinationSource(e), PropertyCombinationSource(f), PropertyCombinationSource(g),
+      PropertyCombinationSource(h),
+      PropertyCombinationSource(i), PropertyCombinationSource(j),
     ]) {
       (
         $0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output,
@@ -214,6 +226,6 @@ extension Collection where Element: PropertyProtocol {
   /// array (like `Property(value: [])`). Otherwise like
   /// ``PropertyProtocol/combineLatest(with:)``.
   public func combineLatest() -> Property<[Element.Output]> {
-    Property.combiningLatest(map { CombinationSource(same: $0) }) { $0 }
+    Property.combiningLatest(map { PropertyCombinationSource(same: $0) }) { $0 }
   }
 }

@@ -28,7 +28,9 @@ extension PropertyProtocol {
   /// of triples); a collection of properties of one type zips into a property of arrays with
   /// `[a, b, c].zip()`.
   public func zip<B: PropertyProtocol>(with b: B) -> Property<(Output, B.Output)> {
-    Property<(Output, B.Output)>.zipping([CombinationSource(self), CombinationSource(b)]) {
+    Property<(Output, B.Output)>.zipping([
+      PropertyCombinationSource(self), PropertyCombinationSource(b),
+    ]) {
       ($0[0] as! Output, $0[1] as! B.Output)
     }
   }
@@ -41,7 +43,7 @@ extension PropertyProtocol {
     with b: B, _ c: C
   ) -> Property<(Output, B.Output, C.Output)> {
     Property<(Output, B.Output, C.Output)>.zipping([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
     ]) { ($0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output) }
   }
 
@@ -53,7 +55,8 @@ extension PropertyProtocol {
     with b: B, _ c: C, _ d: D
   ) -> Property<(Output, B.Output, C.Output, D.Output)> {
     Property<(Output, B.Output, C.Output, D.Output)>.zipping([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+      PropertyCombinationSource(d),
     ]) { ($0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output) }
   }
 
@@ -67,8 +70,9 @@ extension PropertyProtocol {
     with b: B, _ c: C, _ d: D, _ e: E
   ) -> Property<(Output, B.Output, C.Output, D.Output, E.Output)> {
     Property<(Output, B.Output, C.Output, D.Output, E.Output)>.zipping([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
-      CombinationSource(e),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+      PropertyCombinationSource(d),
+      PropertyCombinationSource(e),
     ]) {
       (
         $0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output,
@@ -88,8 +92,9 @@ extension PropertyProtocol {
     with b: B, _ c: C, _ d: D, _ e: E, _ f: F
   ) -> Property<(Output, B.Output, C.Output, D.Output, E.Output, F.Output)> {
     Property<(Output, B.Output, C.Output, D.Output, E.Output, F.Output)>.zipping([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
-      CombinationSource(e), CombinationSource(f),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+      PropertyCombinationSource(d),
+      PropertyCombinationSource(e), PropertyCombinationSource(f),
     ]) {
       (
         $0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output,
@@ -109,8 +114,9 @@ extension PropertyProtocol {
     with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
   ) -> Property<(Output, B.Output, C.Output, D.Output, E.Output, F.Output, G.Output)> {
     Property<(Output, B.Output, C.Output, D.Output, E.Output, F.Output, G.Output)>.zipping([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
-      CombinationSource(e), CombinationSource(f), CombinationSource(g),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+      PropertyCombinationSource(d),
+      PropertyCombinationSource(e), PropertyCombinationSource(f), PropertyCombinationSource(g),
     ]) {
       (
         $0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output,
@@ -131,8 +137,10 @@ extension PropertyProtocol {
   ) -> Property<(Output, B.Output, C.Output, D.Output, E.Output, F.Output, G.Output, H.Output)> {
     Property<(Output, B.Output, C.Output, D.Output, E.Output, F.Output, G.Output, H.Output)>
       .zipping([
-        CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
-        CombinationSource(e), CombinationSource(f), CombinationSource(g), CombinationSource(h),
+        PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+        PropertyCombinationSource(d),
+        PropertyCombinationSource(e), PropertyCombinationSource(f), PropertyCombinationSource(g),
+        PropertyCombinationSource(h),
       ]) {
         (
           $0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output,
@@ -156,9 +164,11 @@ extension PropertyProtocol {
     Property<
       (Output, B.Output, C.Output, D.Output, E.Output, F.Output, G.Output, H.Output, I.Output)
     >.zipping([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
-      CombinationSource(e), CombinationSource(f), CombinationSource(g), CombinationSource(h),
-      CombinationSource(i),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+      PropertyCombinationSource(d),
+      PropertyCombinationSource(e), PropertyCombinationSource(f), PropertyCombinationSource(g),
+      PropertyCombinationSource(h),
+      PropertyCombinationSource(i),
     ]) {
       (
         $0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output,
@@ -190,9 +200,11 @@ extension PropertyProtocol {
         J.Output
       )
     >.zipping([
-      CombinationSource(self), CombinationSource(b), CombinationSource(c), CombinationSource(d),
-      CombinationSource(e), CombinationSource(f), CombinationSource(g), CombinationSource(h),
-      CombinationSource(i), CombinationSource(j),
+      PropertyCombinationSource(self), PropertyCombinationSource(b), PropertyCombinationSource(c),
+      PropertyCombinationSource(d),
+      PropertyCombinationSource(e), PropertyCombinationSource(f), PropertyCombinationSource(g),
+      PropertyCombinationSource(h),
+      PropertyCombinationSource(i), PropertyCombinationSource(j),
     ]) {
       (
         $0[0] as! Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output,
@@ -217,6 +229,6 @@ extension Collection where Element: PropertyProtocol {
   /// The arrays follow the collection's order. An empty collection gives a constant empty
   /// array. Otherwise like ``PropertyProtocol/zip(with:)``.
   public func zip() -> Property<[Element.Output]> {
-    Property.zipping(map { CombinationSource(same: $0) }) { $0 }
+    Property.zipping(map { PropertyCombinationSource(same: $0) }) { $0 }
   }
 }

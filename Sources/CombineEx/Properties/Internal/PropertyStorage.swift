@@ -19,7 +19,7 @@ import CombineExCore
 /// The storage holds the subscription to the followed publisher, whose subscriber refers back
 /// to the storage weakly: the followed publisher never keeps the storage alive. The storage
 /// lives as long as the ``Property`` built on it, and as long as any of its subscribers (each
-/// subscriber is attached through a ``RetainingSubscriber`` that holds the storage until the
+/// subscriber is attached through a ``PropertyStorageSubscriber`` that holds the storage until the
 /// subscription ends). When the last of them goes, the storage is freed and its subscription to
 /// the followed publisher is cancelled.
 final class PropertyStorage<Output>: Publisher {
@@ -76,7 +76,7 @@ final class PropertyStorage<Output>: Publisher {
 
   /// Attaches a subscriber, which keeps the storage alive until its subscription ends.
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-    let retaining = RetainingSubscriber(downstream: subscriber, retained: self)
+    let retaining = PropertyStorageSubscriber(downstream: subscriber, retained: self)
     var finishedValue: Output?
     core.perform(core.attachEvent(for: retaining)) {
       guard isFinished else { return true }

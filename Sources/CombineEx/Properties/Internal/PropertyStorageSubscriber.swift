@@ -6,7 +6,7 @@ import CombineExCore
 /// Eager properties attach their subscribers through it, so that the state they deliver from
 /// (a ``PropertyStorage``) lives while anybody is subscribed, even after the ``Property`` that
 /// exposed it is gone.
-struct RetainingSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+struct PropertyStorageSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 

@@ -3,7 +3,7 @@ import CombineExCore
 /// A property taking part in `combineLatest` or `zip`, with its values converted to the
 /// combination's element type (`Any` for tuples of different types, the value type itself for
 /// arrays of properties).
-struct CombinationSource<Element> {
+struct PropertyCombinationSource<Element> {
   /// Reads the property's current value.
   let currentValue: () -> Element
 
@@ -11,7 +11,7 @@ struct CombinationSource<Element> {
   let publisher: AnyPublisher<Element, Never>
 }
 
-extension CombinationSource where Element == Any {
+extension PropertyCombinationSource where Element == Any {
   /// A source whose values are erased to `Any` (tuple combinations cast them back).
   init<P: PropertyProtocol>(_ property: P) {
     currentValue = { property.value }
@@ -19,7 +19,7 @@ extension CombinationSource where Element == Any {
   }
 }
 
-extension CombinationSource {
+extension PropertyCombinationSource {
   /// A source whose values keep their type (array combinations).
   init<P: PropertyProtocol>(same property: P) where P.Output == Element {
     currentValue = { property.value }
@@ -31,7 +31,7 @@ extension Property {
   /// The lazy `combineLatest` of `sources`: the value reads every source's current value; each
   /// subscriber subscribes to every source (see ``PropertyCombination``).
   static func combiningLatest<Element>(
-    _ sources: [CombinationSource<Element>], _ makeOutput: @escaping ([Element]) -> Output
+    _ sources: [PropertyCombinationSource<Element>], _ makeOutput: @escaping ([Element]) -> Output
   ) -> Property<Output> {
     Property(
       currentValue: { makeOutput(sources.map { $0.currentValue() }) },
@@ -44,7 +44,7 @@ extension Property {
   /// The eager `zip` of `sources`: subscribes to them once, at once, and stores the latest
   /// tuple (see ``PropertyStorage``).
   static func zipping<Element>(
-    _ sources: [CombinationSource<Element>], _ makeOutput: @escaping ([Element]) -> Output
+    _ sources: [PropertyCombinationSource<Element>], _ makeOutput: @escaping ([Element]) -> Output
   ) -> Property<Output> {
     Property(
       storing: makeOutput(sources.map { $0.currentValue() }),
