@@ -1,10 +1,14 @@
 // `swift run combineex-demo`: a short guided tour of CombineEx. Each stop prints what a feature
 // does and then runs it, so the output reads as a walkthrough.
 import CombineEx
+import CombineExStore
 
 let tour = Tour()
 tour.intro()
 CoreStops.run(tour)
 CombiningStops.run(tour)
+HotColdStops.run(tour)
 PropertyStops.run(tour)
+ActionStops.run(tour)
+StoreStops.run(tour)
 tour.outro()

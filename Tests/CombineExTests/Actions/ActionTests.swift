@@ -436,3 +436,27 @@ struct ActionTests {
     enabledIf.value = false
   }
 }
+
+@Suite("Action with DeferredFuture runs")
+struct ActionDeferredFutureTests {
+  @Test("an action built from a DeferredFuture runs it once per apply and refuses parallel runs")
+  func futureRuns() {
+    var runs = 0
+    var promises: [DeferredFuture<Int, Never>.Promise] = []
+    let action = Action<Int, Int, Never> { input in
+      DeferredFuture { promise in
+        runs += 1
+        promises.append(promise)
+        _ = input
+      }
+    }
+    let first = action.apply(1).record()
+    let second = action.apply(2).record()
+    #expect(runs == 1)
+    #expect(second.receivedCompletion == .failure(.disabled))
+    promises[0](.success(10))
+    #expect(first.values == [10])
+    #expect(first.receivedCompletion == .finished)
+    #expect(action.isExecuting.value == false)
+  }
+}
