@@ -7,6 +7,7 @@
 
 extension Publishers.Sequence where Failure == Never {
   /// Publishes the minimum element according to `areInIncreasingOrder`, if any.
+  @inlinable
   public func min(by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool)
     -> Optional<Elements.Element>.Publisher
   {
@@ -14,6 +15,7 @@ extension Publishers.Sequence where Failure == Never {
   }
 
   /// Publishes the maximum element according to `areInIncreasingOrder`, if any.
+  @inlinable
   public func max(by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool)
     -> Optional<Elements.Element>.Publisher
   {
@@ -21,6 +23,7 @@ extension Publishers.Sequence where Failure == Never {
   }
 
   /// Publishes the first element that satisfies `predicate`, if any.
+  @inlinable
   public func first(where predicate: (Elements.Element) -> Bool)
     -> Optional<Elements.Element>.Publisher
   {
@@ -30,6 +33,7 @@ extension Publishers.Sequence where Failure == Never {
 
 extension Publishers.Sequence {
   /// Publishes whether every element satisfies `predicate`.
+  @inlinable
   public func allSatisfy(_ predicate: (Elements.Element) -> Bool)
     -> Result<Bool, Failure>.Publisher
   {
@@ -37,6 +41,7 @@ extension Publishers.Sequence {
   }
 
   /// Publishes whether every element satisfies `predicate`, or fails with the error it throws.
+  @inlinable
   public func tryAllSatisfy(_ predicate: (Elements.Element) throws -> Bool)
     -> Result<Bool, any Error>.Publisher
   {
@@ -44,18 +49,21 @@ extension Publishers.Sequence {
   }
 
   /// Publishes all the elements in one array.
+  @inlinable
   public func collect() -> Result<[Elements.Element], Failure>.Publisher {
     Result<[Elements.Element], Failure>.Publisher(Array(sequence))
   }
 
   /// Publishes the non-`nil` results of `transform`.
+  @inlinable
   public func compactMap<T>(_ transform: (Elements.Element) -> T?)
     -> Publishers.Sequence<[T], Failure>
   {
-    Publishers.Sequence<[T], Failure>(sequence: sequence.compactMap(transform))
+    Publishers.Sequence<[T], Failure>(sequence: eagerlyCompactMapped(transform))
   }
 
   /// Publishes whether an element satisfies `predicate`.
+  @inlinable
   public func contains(where predicate: (Elements.Element) -> Bool)
     -> Result<Bool, Failure>.Publisher
   {
@@ -63,6 +71,7 @@ extension Publishers.Sequence {
   }
 
   /// Publishes whether an element satisfies `predicate`, or fails with the error it throws.
+  @inlinable
   public func tryContains(where predicate: (Elements.Element) throws -> Bool)
     -> Result<Bool, any Error>.Publisher
   {
@@ -70,6 +79,7 @@ extension Publishers.Sequence {
   }
 
   /// Publishes the elements after the leading ones that satisfy `predicate`.
+  @inlinable
   public func drop(while predicate: (Elements.Element) -> Bool)
     -> Publishers.Sequence<DropWhileSequence<Elements>, Failure>
   {
@@ -78,6 +88,7 @@ extension Publishers.Sequence {
   }
 
   /// Publishes the elements after the first `count`.
+  @inlinable
   public func dropFirst(_ count: Int = 1)
     -> Publishers.Sequence<DropFirstSequence<Elements>, Failure>
   {
@@ -85,13 +96,15 @@ extension Publishers.Sequence {
   }
 
   /// Publishes the elements that satisfy `isIncluded`.
+  @inlinable
   public func filter(_ isIncluded: (Elements.Element) -> Bool)
     -> Publishers.Sequence<[Elements.Element], Failure>
   {
-    Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filter(isIncluded))
+    Publishers.Sequence<[Elements.Element], Failure>(sequence: eagerlyFiltered(isIncluded))
   }
 
   /// Finishes without publishing any element.
+  @inlinable
   public func ignoreOutput() -> Empty<Elements.Element, Failure> {
     Empty()
   }
@@ -102,16 +115,19 @@ extension Publishers.Sequence {
   /// let tens: Publishers.Sequence<[Int], Never> = [1, 2, 3].publisher.map { $0 * 10 }
   /// print(tens.sequence)  // Prints: [10, 20, 30]
   /// ```
+  @inlinable
   public func map<T>(_ transform: (Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
-    Publishers.Sequence<[T], Failure>(sequence: sequence.map(transform))
+    Publishers.Sequence<[T], Failure>(sequence: eagerlyMapped(transform))
   }
 
   /// Publishes at most the first `maxLength` elements.
+  @inlinable
   public func prefix(_ maxLength: Int) -> Publishers.Sequence<PrefixSequence<Elements>, Failure> {
     Publishers.Sequence<PrefixSequence<Elements>, Failure>(sequence: sequence.prefix(maxLength))
   }
 
   /// Publishes the leading elements that satisfy `predicate`.
+  @inlinable
   public func prefix(while predicate: (Elements.Element) -> Bool)
     -> Publishers.Sequence<[Elements.Element], Failure>
   {
@@ -119,6 +135,7 @@ extension Publishers.Sequence {
   }
 
   /// Publishes the elements folded into one value with `nextPartialResult`.
+  @inlinable
   public func reduce<T>(
     _ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T
   ) -> Result<T, Failure>.Publisher {
@@ -127,6 +144,7 @@ extension Publishers.Sequence {
 
   /// Publishes the elements folded into one value with `nextPartialResult`, or fails with the
   /// error it throws.
+  @inlinable
   public func tryReduce<T>(
     _ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) throws -> T
   ) -> Result<T, any Error>.Publisher {
@@ -134,12 +152,14 @@ extension Publishers.Sequence {
   }
 
   /// Publishes the elements with `nil` replaced by `output`.
+  @inlinable
   public func replaceNil<T>(with output: T) -> Publishers.Sequence<[Elements.Element], Failure>
   where Elements.Element == T? {
     Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.map { $0 ?? output })
   }
 
   /// Publishes every partial result of folding the elements with `nextPartialResult`.
+  @inlinable
   public func scan<T>(
     _ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T
   ) -> Publishers.Sequence<[T], Failure> {
@@ -154,6 +174,7 @@ extension Publishers.Sequence {
   }
 
   /// Publishes the same elements, with a failure type that is never used.
+  @inlinable
   public func setFailureType<E: Error>(to error: E.Type) -> Publishers.Sequence<Elements, E> {
     Publishers.Sequence<Elements, E>(sequence: sequence)
   }
@@ -161,6 +182,7 @@ extension Publishers.Sequence {
 
 extension Publishers.Sequence where Elements.Element: Equatable {
   /// Publishes the elements without consecutive repeats.
+  @inlinable
   public func removeDuplicates() -> Publishers.Sequence<[Elements.Element], Failure> {
     var unique: [Elements.Element] = []
     for element in sequence where unique.last != element {
@@ -170,6 +192,7 @@ extension Publishers.Sequence where Elements.Element: Equatable {
   }
 
   /// Publishes whether an element equals `output`.
+  @inlinable
   public func contains(_ output: Elements.Element) -> Result<Bool, Failure>.Publisher {
     Result<Bool, Failure>.Publisher(sequence.contains(output))
   }
@@ -177,11 +200,13 @@ extension Publishers.Sequence where Elements.Element: Equatable {
 
 extension Publishers.Sequence where Failure == Never, Elements.Element: Comparable {
   /// Publishes the minimum element, if any.
+  @inlinable
   public func min() -> Optional<Elements.Element>.Publisher {
     Optional<Elements.Element>.Publisher(sequence.min())
   }
 
   /// Publishes the maximum element, if any.
+  @inlinable
   public func max() -> Optional<Elements.Element>.Publisher {
     Optional<Elements.Element>.Publisher(sequence.max())
   }
@@ -189,11 +214,13 @@ extension Publishers.Sequence where Failure == Never, Elements.Element: Comparab
 
 extension Publishers.Sequence where Elements: Collection, Failure == Never {
   /// Publishes the first element, if any.
+  @inlinable
   public func first() -> Optional<Elements.Element>.Publisher {
     Optional<Elements.Element>.Publisher(sequence.first)
   }
 
   /// Publishes the element at `index`, if the collection has one there.
+  @inlinable
   public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
     Optional<Elements.Element>.Publisher(
       sequence.indices.contains(index) ? sequence[index] : nil)
@@ -202,11 +229,13 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
 
 extension Publishers.Sequence where Elements: Collection {
   /// Publishes the number of elements.
+  @inlinable
   public func count() -> Result<Int, Failure>.Publisher {
     Result<Int, Failure>.Publisher(sequence.count)
   }
 
   /// Publishes the elements in `range` of the collection's indices.
+  @inlinable
   public func output(in range: Range<Elements.Index>)
     -> Publishers.Sequence<[Elements.Element], Failure>
   {
@@ -219,11 +248,13 @@ extension Publishers.Sequence where Elements: Collection {
 
 extension Publishers.Sequence where Elements: BidirectionalCollection, Failure == Never {
   /// Publishes the last element, if any.
+  @inlinable
   public func last() -> Optional<Elements.Element>.Publisher {
     Optional<Elements.Element>.Publisher(sequence.last)
   }
 
   /// Publishes the last element that satisfies `predicate`, if any.
+  @inlinable
   public func last(where predicate: (Elements.Element) -> Bool)
     -> Optional<Elements.Element>.Publisher
   {
@@ -233,12 +264,14 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
 
 extension Publishers.Sequence where Elements: RandomAccessCollection, Failure == Never {
   /// Publishes the element at `index`, if the collection has one there.
+  @inlinable
   public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
     Optional<Elements.Element>.Publisher(
       sequence.indices.contains(index) ? sequence[index] : nil)
   }
 
   /// Publishes the number of elements.
+  @inlinable
   public func count() -> Just<Int> {
     Just(sequence.count)
   }
@@ -246,6 +279,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection, Failure ==
 
 extension Publishers.Sequence where Elements: RandomAccessCollection {
   /// Publishes the elements in `range` of the collection's indices.
+  @inlinable
   public func output(in range: Range<Elements.Index>)
     -> Publishers.Sequence<[Elements.Element], Failure>
   {
@@ -256,6 +290,7 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
   }
 
   /// Publishes the number of elements.
+  @inlinable
   public func count() -> Result<Int, Failure>.Publisher {
     Result<Int, Failure>.Publisher(sequence.count)
   }
@@ -263,11 +298,13 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
 
 extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   /// Publishes `elements`, then this publisher's elements.
+  @inlinable
   public func prepend(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
     prepend(elements)
   }
 
   /// Publishes `elements`, then this publisher's elements.
+  @inlinable
   public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
   where S.Element == Elements.Element {
     var joined = Elements()
@@ -278,6 +315,7 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   }
 
   /// Publishes `publisher`'s elements, then this publisher's elements.
+  @inlinable
   public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>)
     -> Publishers.Sequence<Elements, Failure>
   {
@@ -287,11 +325,13 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   }
 
   /// Publishes this publisher's elements, then `elements`.
+  @inlinable
   public func append(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
     append(elements)
   }
 
   /// Publishes this publisher's elements, then `elements`.
+  @inlinable
   public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
   where S.Element == Elements.Element {
     var joined = sequence
@@ -300,9 +340,40 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   }
 
   /// Publishes this publisher's elements, then `publisher`'s elements.
+  @inlinable
   public func append(_ publisher: Publishers.Sequence<Elements, Failure>)
     -> Publishers.Sequence<Elements, Failure>
   {
     append(publisher.sequence)
+  }
+}
+
+extension Publishers.Sequence {
+  // The eager fusions loop explicitly instead of calling `Sequence.map`/`filter`/`compactMap`:
+  // the standard library's typed-throws versions are not specialized when inlined here, and
+  // their generic code costs a runtime metadata lookup and an allocation per element.
+
+  @inlinable
+  func eagerlyMapped<T>(_ transform: (Elements.Element) -> T) -> [T] {
+    var result: [T] = []
+    result.reserveCapacity(sequence.underestimatedCount)
+    for element in sequence { result.append(transform(element)) }
+    return result
+  }
+
+  @inlinable
+  func eagerlyFiltered(_ isIncluded: (Elements.Element) -> Bool) -> [Elements.Element] {
+    var result: [Elements.Element] = []
+    for element in sequence where isIncluded(element) { result.append(element) }
+    return result
+  }
+
+  @inlinable
+  func eagerlyCompactMapped<T>(_ transform: (Elements.Element) -> T?) -> [T] {
+    var result: [T] = []
+    for element in sequence {
+      if let transformed = transform(element) { result.append(transformed) }
+    }
+    return result
   }
 }
