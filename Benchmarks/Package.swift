@@ -24,7 +24,10 @@ let package = Package(
       name: "CombineExWorkloads",
       // "CombineEx" names the root package's product; the root package's identity is its
       // directory's name, which differs between clones, so it is not spelled out.
-      dependencies: ["BenchmarkKit", .product(name: "CombineEx", package: "CombineEx")],
+      dependencies: [
+        "BenchmarkKit", .product(name: "CombineEx", package: "CombineEx"),
+        .product(name: "CombineExStore", package: "CombineEx"),
+      ],
       path: "Sources/Workloads"),
     .target(
       name: "OpenCombineWorkloads",

@@ -52,3 +52,64 @@ func mergeEightSubjects(_ bench: Bench) {
   /// How g1 runs in this build.
   let mergeNote: String? = nil
 #endif
+
+/// g2: values sent alternately to two subjects, combined by `combineLatest` into one sink.
+func combineLatestTwoSubjects(_ bench: Bench) {
+  let count = bench.size(1_000_000)
+  let first = PassthroughSubject<Int, Never>()
+  let second = PassthroughSubject<Int, Never>()
+  let total = Total()
+  let cancellable = latest(first, second).sink { total.add($0.0 &+ $0.1) }
+  bench.measure(units: count) {
+    for index in 0..<count {
+      if index & 1 == 0 { first.send(index) } else { second.send(index) }
+    }
+  }
+  cancellable.cancel()
+  bench.consume(total.value)
+}
+
+/// g3: values sent alternately to two subjects, paired by `zip` into one sink.
+func zipTwoSubjects(_ bench: Bench) {
+  let count = bench.size(1_000_000)
+  let first = PassthroughSubject<Int, Never>()
+  let second = PassthroughSubject<Int, Never>()
+  let total = Total()
+  let cancellable = first.zip(second).sink { total.add($0.0 &+ $0.1) }
+  bench.measure(units: count) {
+    for index in 0..<count {
+      if index & 1 == 0 { first.send(index) } else { second.send(index) }
+    }
+  }
+  cancellable.cancel()
+  bench.consume(total.value)
+}
+
+#if BENCH_OPENCOMBINE
+  /// OpenCombine has no combineLatest: both inputs tagged, merged by `flatMap`, folded by
+  /// `scan` into the latest pair, and let through once both inputs have a value.
+  private func latest(
+    _ first: PassthroughSubject<Int, Never>, _ second: PassthroughSubject<Int, Never>
+  ) -> some Publisher<(Int, Int), Never> {
+    [first.map { (0, $0) }, second.map { (1, $0) }].publisher
+      .flatMap { $0 }
+      .scan((Int?.none, Int?.none)) { pair, tagged in
+        tagged.0 == 0 ? (tagged.1, pair.1) : (pair.0, tagged.1)
+      }
+      .compactMap { pair in pair.0.flatMap { a in pair.1.map { b in (a, b) } } }
+  }
+
+  /// How g2 runs in this build.
+  let combineLatestNote: String? =
+    "combineLatest emulated: tagged inputs, flatMap, scan to the latest pair (no combineLatest)"
+#else
+  /// The two subjects combined by `Publishers.CombineLatest`.
+  private func latest(
+    _ first: PassthroughSubject<Int, Never>, _ second: PassthroughSubject<Int, Never>
+  ) -> some Publisher<(Int, Int), Never> {
+    first.combineLatest(second)
+  }
+
+  /// How g2 runs in this build.
+  let combineLatestNote: String? = nil
+#endif

@@ -4,6 +4,7 @@ import BenchmarkKit
   import OpenCombine
 #else
   import CombineEx
+  import CombineExStore
 #endif
 
 /// CombineEx's own types, which OpenCombine has no equivalent of: these workloads exist in
@@ -15,7 +16,13 @@ func propertyWorkloads() -> [Workload] {
     return [
       Workload(
         "j1", "MutableProperty, 10 sinks, set value", unit: "set (x10)",
-        targets: [.noAllocations], body: mutablePropertyTenSinks)
+        targets: [.noAllocations], body: mutablePropertyTenSinks),
+      Workload(
+        "j2", "Action: apply, run one value, complete", unit: "run",
+        body: actionApplyCycle),
+      Workload(
+        "j3", "Store.dispatch, 3 middlewares, reducer", unit: "action",
+        body: storeDispatch),
     ]
   #endif
 }
@@ -32,5 +39,42 @@ func propertyWorkloads() -> [Workload] {
     }
     for cancellable in cancellables { cancellable.cancel() }
     bench.consume(total.value)
+  }
+#endif
+
+#if !BENCH_OPENCOMBINE
+  /// j2: one run of an action whose work publishes one value and finishes, applied and
+  /// completed in turn (the gate opens again at each completion).
+  func actionApplyCycle(_ bench: Bench) {
+    let count = bench.size(100_000)
+    let action = Action<Int, Int, Never> { input in .just(input) }
+    let total = Total()
+    bench.measure(units: count) {
+      for index in 0..<count {
+        _ = action.apply(index).sink(receiveCompletion: { _ in }, receiveValue: { total.add($0) })
+      }
+    }
+    bench.consume(total.value)
+  }
+
+  /// The action j3 dispatches.
+  struct Increment: StoreAction {
+    let amount: Int
+  }
+
+  /// j3: actions dispatched to a store whose three middlewares pass each one on, and whose
+  /// reducer adds it to the state.
+  func storeDispatch(_ bench: Bench) {
+    let count = bench.size(200_000)
+    let passOn: Middleware<Int> = { _, _, next in { action in next(action) } }
+    let store = Store<Int>(
+      reducer: { state, action in
+        if let increment = action as? Increment { state &+= increment.amount }
+      },
+      state: 0, middlewares: [passOn, passOn, passOn])
+    bench.measure(units: count) {
+      for index in 0..<count { store.dispatch(Increment(amount: index)) }
+    }
+    bench.consume(store.state)
   }
 #endif

@@ -48,6 +48,13 @@ public func allWorkloads() -> [Workload] {
       targets: [.fasterThanOpenCombine(3), .noAllocations], note: mergeNote,
       body: mergeEightSubjects),
     Workload(
+      "g2", "combineLatest of 2 subjects, sink", unit: "element",
+      targets: [.fasterThanOpenCombine(3), .noAllocations], note: combineLatestNote,
+      body: combineLatestTwoSubjects),
+    Workload(
+      "g3", "zip of 2 subjects, sink", unit: "element",
+      targets: [.fasterThanOpenCombine(3), .noAllocations], body: zipTwoSubjects),
+    Workload(
       "h1", "subject.receive(on: ImmediateScheduler).sink", unit: "element",
       targets: [.fasterThanOpenCombine(3), .noAllocations], body: receiveOnImmediateScheduler),
     Workload(

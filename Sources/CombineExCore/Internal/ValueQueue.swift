@@ -4,22 +4,32 @@
 /// moves the head; the consumed prefix is dropped when the queue empties or when it makes up
 /// most of the array, so appends and pops are amortized O(1) and an emptied queue keeps its
 /// capacity (no allocation in steady state).
+@usableFromInline
 struct ValueQueue<Element> {
-  private var storage: [Element?] = []
-  private var head = 0
+  @inlinable
+  init() {}
+
+  @usableFromInline
+  var storage: [Element?] = []
+  @usableFromInline
+  var head = 0
 
   /// The number of queued values.
+  @inlinable
   var count: Int { storage.count - head }
 
   /// Whether the queue holds no value.
+  @inlinable
   var isEmpty: Bool { head == storage.count }
 
   /// Adds a value at the back.
+  @inlinable
   mutating func append(_ element: Element) {
     storage.append(element)
   }
 
   /// Removes and returns the value at the front, or `nil` if the queue is empty.
+  @inlinable
   mutating func popFirst() -> Element? {
     guard head < storage.count else { return nil }
     let element = storage[head].take()
@@ -35,6 +45,7 @@ struct ValueQueue<Element> {
   }
 
   /// Removes every value.
+  @inlinable
   mutating func removeAll() {
     storage.removeAll()
     head = 0

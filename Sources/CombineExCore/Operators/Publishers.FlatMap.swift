@@ -129,6 +129,7 @@ extension Publishers {
 
     /// Creates a publisher that turns the elements of `upstream` into publishers with
     /// `transform`, and subscribes to at most `maxPublishers` of them at once.
+    @inlinable
     public init(
       upstream: Upstream, maxPublishers: Subscribers.Demand,
       transform: @escaping (Upstream.Output) -> NewPublisher
@@ -140,6 +141,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription first, then the upstream is
     /// subscribed.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let storage = MergeStorage(

@@ -28,6 +28,7 @@ extension Publisher {
   ///   - scheduler: The scheduler the publisher uses for element delivery.
   ///   - options: Scheduler options used to customize element delivery.
   /// - Returns: A publisher that delivers elements using the specified scheduler.
+  @inlinable
   public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
     -> Publishers.ReceiveOn<Self, S>
   {
@@ -54,6 +55,7 @@ extension Publishers {
     public let options: Context.SchedulerOptions?
 
     /// Creates a publisher that delivers the elements of `upstream` on `scheduler`.
+    @inlinable
     public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
       self.upstream = upstream
       self.scheduler = scheduler
@@ -61,6 +63,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber through a subscription that delivers on the scheduler.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       upstream.receive(

@@ -112,12 +112,14 @@ extension Publishers {
 
     /// Creates a publisher that republishes the elements of the most recent publisher
     /// `upstream` sent.
+    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
     /// Attaches the subscriber: it receives its subscription first, then the upstream is
     /// subscribed.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let storage = MergeStorage(

@@ -101,6 +101,7 @@ extension Publishers {
 
     /// Creates a publisher that receives and combines the latest elements from two
     /// publishers.
+    @inlinable
     public init(_ a: A, _ b: B) {
       self.a = a
       self.b = b
@@ -108,6 +109,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where B.Failure == S.Failure, S.Input == (A.Output, B.Output) {
       let storage = CombiningStorage<LatestValues2<A.Output, B.Output>, S>(

@@ -90,6 +90,7 @@ extension Publishers {
 
     /// Creates a publisher that receives and combines the latest elements from three
     /// publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C) {
       self.a = a
       self.b = b
@@ -98,6 +99,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where C.Failure == S.Failure, S.Input == (A.Output, B.Output, C.Output) {
       let storage = CombiningStorage<LatestValues3<A.Output, B.Output, C.Output>, S>(

@@ -91,6 +91,7 @@ extension Publishers {
 
     /// Creates a publisher that receives and combines the latest elements from four
     /// publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D) {
       self.a = a
       self.b = b
@@ -100,6 +101,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where D.Failure == S.Failure, S.Input == (A.Output, B.Output, C.Output, D.Output) {
       let storage = CombiningStorage<LatestValues4<A.Output, B.Output, C.Output, D.Output>, S>(

@@ -32,38 +32,67 @@
 /// delivered as soon as the delivery in progress (if any) returns. `.finished` is delivered,
 /// after the waiting outputs, once ``CombiningValues/isExhausted(finished:)`` says no output
 /// can be made any more; the inputs that have not finished are cancelled then.
+@usableFromInline
 struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
+  @usableFromInline
   typealias Output = Values.Output
+  @usableFromInline
   typealias Item = DeliveryItem<Output, Failure>
 
   /// What the storage does after a transition, once the lock is released, in this order.
+  @usableFromInline
   struct Action {
+    @inlinable
+    init(
+      cancel: [any Subscription] = [],
+      request: Subscribers.Demand = .none,
+      requestFrom: [(any Subscription)?] = [],
+      deliver: Item? = nil
+    ) {
+      self.cancel = cancel
+      self.request = request
+      self.requestFrom = requestFrom
+      self.deliver = deliver
+    }
+
     /// Subscriptions to cancel.
+    @usableFromInline
     var cancel: [any Subscription] = []
     /// Demand to request from every subscription in `requestFrom`.
+    @usableFromInline
     var request = Subscribers.Demand.none
     /// The subscriptions to ask for `request`.
+    @usableFromInline
     var requestFrom: [(any Subscription)?] = []
     /// If set, the caller is now the deliverer and delivers this.
+    @usableFromInline
     var deliver: Item?
   }
 
   /// Whether the combination still accepts values and demand (no completion decided, no
   /// cancel).
-  private(set) var isActive = true
-  private var values = Values()
+  @usableFromInline
+  var isActive = true
+  @usableFromInline
+  var values = Values()
   /// What the downstream asked for and no output was made for yet.
-  private var demand = Subscribers.Demand.none
+  @usableFromInline
+  var demand = Subscribers.Demand.none
   /// Everything the downstream asked for so far: what an input is asked for when its
   /// subscription arrives.
-  private var requested = Subscribers.Demand.none
+  @usableFromInline
+  var requested = Subscribers.Demand.none
   /// Each input's subscription, once it arrived and until the input completed.
-  private var subscriptions: [(any Subscription)?]
+  @usableFromInline
+  var subscriptions: [(any Subscription)?]
   /// Which inputs finished.
-  private var finished: [Bool]
+  @usableFromInline
+  var finished: [Bool]
   /// Outputs made and not yet delivered, and the deliverer role.
-  private var delivery = DeliveryQueue<Output, Failure>()
+  @usableFromInline
+  var delivery = DeliveryQueue<Output, Failure>()
 
+  @inlinable
   init() {
     subscriptions = Array(repeating: nil, count: Values.inputCount)
     finished = Array(repeating: false, count: Values.inputCount)
@@ -72,6 +101,7 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   // MARK: Downstream
 
   /// The downstream asked for more.
+  @inlinable
   mutating func request(_ more: Subscribers.Demand) -> Action {
     var action = Action()
     guard isActive, more > 0 else { return action }
@@ -83,6 +113,7 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   /// downstream asked for nothing that changes anything (nothing more, or more of unlimited
   /// demand), gives up the deliverer role and returns `true`.
   /// Otherwise changes nothing and returns `false`: the caller then calls ``didDeliver(requesting:)``.
+  @inlinable
   mutating func didDeliverWithNothingToDo(requesting more: Subscribers.Demand) -> Bool {
     guard isActive, more == .none || requested == .unlimited, delivery.isIdle else {
       return false
@@ -93,6 +124,7 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
 
   /// The deliverer delivered a value and the downstream asked for `more`: returns what to do
   /// next (if `deliver` is unset, the caller gave up the deliverer role).
+  @inlinable
   mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
     var action = Action()
     if isActive, more > 0 {
@@ -103,6 +135,7 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   }
 
   /// The downstream cancelled: returns the subscriptions to cancel.
+  @inlinable
   mutating func cancel() -> [any Subscription] {
     guard isActive else {
       delivery.close()  // A completion waiting for the deliverer is not delivered.
@@ -117,6 +150,7 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   // MARK: Inputs
 
   /// An input's subscription arrived: it is asked for everything requested so far.
+  @inlinable
   mutating func receive(subscription: any Subscription, forInput index: Int) -> Action {
     guard isActive, subscriptions[index] == nil, !finished[index] else {
       return Action(cancel: [subscription])
@@ -128,6 +162,7 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
 
   /// An input delivered a value, which `store` puts in place: returns what to do (an output
   /// to deliver, if the caller became the deliverer).
+  @inlinable
   mutating func receiveValue(
     fromInput index: Int, store: (inout Values) -> Void
   ) -> Action {
@@ -143,6 +178,7 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   }
 
   /// An input completed.
+  @inlinable
   mutating func receive(
     completion: Subscribers.Completion<Failure>, fromInput index: Int
   ) -> Action {
@@ -168,7 +204,8 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   // MARK: Helpers
 
   /// Adds downstream demand, passes it on to every input, and makes the outputs it allows.
-  private mutating func addDemand(_ more: Subscribers.Demand, _ action: inout Action) {
+  @inlinable
+  mutating func addDemand(_ more: Subscribers.Demand, _ action: inout Action) {
     // Once unlimited, every input already holds an unlimited request.
     guard requested != .unlimited else { return }
     demand += more
@@ -185,7 +222,8 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
 
   /// Ends the combination with `.finished` (after the waiting outputs) once no output can be
   /// made any more; the inputs still running are cancelled.
-  private mutating func finishIfExhausted(_ action: inout Action) {
+  @inlinable
+  mutating func finishIfExhausted(_ action: inout Action) {
     guard isActive, values.isExhausted(finished: finished) else { return }
     isActive = false
     values.removeAll()
@@ -196,7 +234,8 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   }
 
   /// Forgets every input's subscription; returns them, to cancel.
-  private mutating func releaseSubscriptions() -> [any Subscription] {
+  @inlinable
+  mutating func releaseSubscriptions() -> [any Subscription] {
     defer {
       for index in subscriptions.indices { subscriptions[index] = nil }
     }

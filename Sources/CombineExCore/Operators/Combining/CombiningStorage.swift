@@ -2,26 +2,38 @@
 /// ``CombiningStateMachine`` and the lock guarding it, runs each event through the machine
 /// under the lock, and performs the returned action (cancelling, requesting, delivering) after
 /// releasing it. Inputs reach it through ``CombiningInput`` subscribers.
+@usableFromInline
 final class CombiningStorage<Values: CombiningValues, Downstream: Subscriber>: Subscription,
   CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Values.Output {
   // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; a deliverer uses its
   // own copy of `downstream`, and the machine lets only one caller at a time be the deliverer.
+  // The `var`s skip the runtime's exclusivity checks (`@exclusivity(unchecked)`): the lock
+  // already makes every access exclusive.
+  @usableFromInline
   typealias Machine = CombiningStateMachine<Values, Downstream.Failure>
 
-  private let lock = Lock()
-  private var machine = Machine()
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  @exclusivity(unchecked)
+  var machine = Machine()
   /// Released (set to `nil`) when the completion is handed out or the downstream cancels.
-  private var downstream: Downstream?
+  @usableFromInline
+  @exclusivity(unchecked)
+  var downstream: Downstream?
 
+  @usableFromInline
   let description: String
 
+  @inlinable
   init(downstream: Downstream, name: String) {
     self.downstream = downstream
     description = name
   }
 
   /// Hands the downstream its subscription; call it before subscribing the inputs.
+  @inlinable
   func start() {
     let downstream = lock.withLock { self.downstream }
     downstream?.receive(subscription: self)
@@ -32,6 +44,7 @@ where Downstream.Input == Values.Output {
   /// Subscribes input `index`, unless the combination is already over (an earlier input
   /// failed synchronously, or the downstream cancelled). `store` puts one of its values in
   /// place.
+  @inlinable
   func subscribe<Input: Publisher>(
     _ input: Input, at index: Int, store: @escaping (inout Values, Input.Output) -> Void
   ) where Input.Failure == Downstream.Failure {
@@ -39,10 +52,12 @@ where Downstream.Input == Values.Output {
     input.receive(subscriber: CombiningInput(storage: self, index: index, store: store))
   }
 
+  @inlinable
   func receive(subscription: any Subscription, forInput index: Int) {
     perform(transition { $0.receive(subscription: subscription, forInput: index) })
   }
 
+  @inlinable
   func receive<Value>(
     _ value: Value, fromInput index: Int, store: (inout Values, Value) -> Void
   ) -> Subscribers.Demand {
@@ -52,6 +67,7 @@ where Downstream.Input == Values.Output {
     return .none
   }
 
+  @inlinable
   func receive(
     completion: Subscribers.Completion<Downstream.Failure>, fromInput index: Int
   ) {
@@ -60,10 +76,12 @@ where Downstream.Input == Values.Output {
 
   // MARK: Subscription
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     perform(transition { $0.request(demand) })
   }
 
+  @inlinable
   func cancel() {
     let subscriptions = lock.withLock { () -> [any Subscription] in
       downstream = nil
@@ -76,7 +94,8 @@ where Downstream.Input == Values.Output {
 
   /// Runs a transition under the lock; returns its action and, if the action delivers, the
   /// downstream to deliver to (released here when the delivery is the completion).
-  private func transition(
+  @inlinable
+  func transition(
     _ body: (inout Machine) -> Machine.Action
   ) -> (action: Machine.Action, downstream: Downstream?) {
     lock.withLock {
@@ -93,7 +112,8 @@ where Downstream.Input == Values.Output {
     }
   }
 
-  private func perform(_ result: (action: Machine.Action, downstream: Downstream?)) {
+  @inlinable
+  func perform(_ result: (action: Machine.Action, downstream: Downstream?)) {
     performUpstreamCalls(result.action)
     guard let item = result.action.deliver, let downstream = result.downstream else { return }
     switch item {
@@ -104,7 +124,8 @@ where Downstream.Input == Values.Output {
     }
   }
 
-  private func performUpstreamCalls(_ action: Machine.Action) {
+  @inlinable
+  func performUpstreamCalls(_ action: Machine.Action) {
     for subscription in action.cancel { subscription.cancel() }
     if action.request > 0 {
       for case let subscription? in action.requestFrom { subscription.request(action.request) }
@@ -114,7 +135,8 @@ where Downstream.Input == Values.Output {
   /// The deliverer's loop: sends `first`, then whatever the machine hands out next, until it
   /// hands out nothing or the completion. The common case (nothing waiting, no new demand)
   /// costs one short critical section per value.
-  private func deliverValues(startingWith first: Downstream.Input, to downstream: Downstream) {
+  @inlinable
+  func deliverValues(startingWith first: Downstream.Input, to downstream: Downstream) {
     var value = first
     while true {
       let more = downstream.receive(value)
@@ -137,15 +159,21 @@ where Downstream.Input == Values.Output {
 /// The subscriber `combineLatest` and `zip` attach to each input: it tags the input's events
 /// with its position and hands them to the ``CombiningStorage``, with the function that stores
 /// one of its values.
+@usableFromInline
 final class CombiningInput<Values: CombiningValues, Downstream: Subscriber, Input>: Subscriber,
   CustomStringConvertible
 where Downstream.Input == Values.Output {
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
+  @usableFromInline
   let storage: CombiningStorage<Values, Downstream>
+  @usableFromInline
   let index: Int
+  @usableFromInline
   let store: (inout Values, Input) -> Void
 
+  @inlinable
   init(
     storage: CombiningStorage<Values, Downstream>, index: Int,
     store: @escaping (inout Values, Input) -> Void
@@ -155,16 +183,20 @@ where Downstream.Input == Values.Output {
     self.store = store
   }
 
+  @inlinable
   var description: String { storage.description }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     storage.receive(subscription: subscription, forInput: index)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     storage.receive(input, fromInput: index, store: store)
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Downstream.Failure>) {
     storage.receive(completion: completion, fromInput: index)
   }

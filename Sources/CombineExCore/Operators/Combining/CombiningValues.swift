@@ -5,6 +5,7 @@
 /// Inputs have different value types, so each input stores its values through a function made
 /// where its type is known (``CombiningStorage/subscribe(_:at:store:)``); the machine only
 /// asks for outputs and for whether the combination is over.
+@usableFromInline
 protocol CombiningValues {
   /// The combined value: a tuple of one value per input.
   associatedtype Output
@@ -35,93 +36,150 @@ protocol CombiningValues {
 // MARK: combineLatest
 
 /// The latest value of each of two inputs (``Publishers/CombineLatest``).
+@usableFromInline
 struct LatestValues2<A, B>: CombiningValues {
+  @inlinable
+  init() {}
+
+  @usableFromInline
   var a: A?
+  @usableFromInline
   var b: B?
 
+  @inlinable
   static var inputCount: Int { 2 }
+  @inlinable
   static var emitsOnlyOnArrival: Bool { true }
 
+  @inlinable
   func takeOutput() -> (A, B)? {
     guard let a, let b else { return nil }
     return (a, b)
   }
 
+  @inlinable
   func isExhausted(finished: [Bool]) -> Bool { !finished.contains(false) }
 
+  @inlinable
   mutating func removeAll() { self = Self() }
 }
 
 /// The latest value of each of three inputs (``Publishers/CombineLatest3``).
+@usableFromInline
 struct LatestValues3<A, B, C>: CombiningValues {
+  @inlinable
+  init() {}
+
+  @usableFromInline
   var a: A?
+  @usableFromInline
   var b: B?
+  @usableFromInline
   var c: C?
 
+  @inlinable
   static var inputCount: Int { 3 }
+  @inlinable
   static var emitsOnlyOnArrival: Bool { true }
 
+  @inlinable
   func takeOutput() -> (A, B, C)? {
     guard let a, let b, let c else { return nil }
     return (a, b, c)
   }
 
+  @inlinable
   func isExhausted(finished: [Bool]) -> Bool { !finished.contains(false) }
 
+  @inlinable
   mutating func removeAll() { self = Self() }
 }
 
 /// The latest value of each of four inputs (``Publishers/CombineLatest4``).
+@usableFromInline
 struct LatestValues4<A, B, C, D>: CombiningValues {
+  @inlinable
+  init() {}
+
+  @usableFromInline
   var a: A?
+  @usableFromInline
   var b: B?
+  @usableFromInline
   var c: C?
+  @usableFromInline
   var d: D?
 
+  @inlinable
   static var inputCount: Int { 4 }
+  @inlinable
   static var emitsOnlyOnArrival: Bool { true }
 
+  @inlinable
   func takeOutput() -> (A, B, C, D)? {
     guard let a, let b, let c, let d else { return nil }
     return (a, b, c, d)
   }
 
+  @inlinable
   func isExhausted(finished: [Bool]) -> Bool { !finished.contains(false) }
 
+  @inlinable
   mutating func removeAll() { self = Self() }
 }
 
 // MARK: zip
 
 /// The values of each of two inputs not yet paired (``Publishers/Zip``).
+@usableFromInline
 struct ZipQueues2<A, B>: CombiningValues {
+  @inlinable
+  init() {}
+
+  @usableFromInline
   var a = ValueQueue<A>()
+  @usableFromInline
   var b = ValueQueue<B>()
 
+  @inlinable
   static var inputCount: Int { 2 }
+  @inlinable
   static var emitsOnlyOnArrival: Bool { false }
 
+  @inlinable
   mutating func takeOutput() -> (A, B)? {
     guard !a.isEmpty, !b.isEmpty, let a = a.popFirst(), let b = b.popFirst() else { return nil }
     return (a, b)
   }
 
+  @inlinable
   func isExhausted(finished: [Bool]) -> Bool {
     (finished[0] && a.isEmpty) || (finished[1] && b.isEmpty)
   }
 
+  @inlinable
   mutating func removeAll() { self = Self() }
 }
 
 /// The values of each of three inputs not yet zipped (``Publishers/Zip3``).
+@usableFromInline
 struct ZipQueues3<A, B, C>: CombiningValues {
+  @inlinable
+  init() {}
+
+  @usableFromInline
   var a = ValueQueue<A>()
+  @usableFromInline
   var b = ValueQueue<B>()
+  @usableFromInline
   var c = ValueQueue<C>()
 
+  @inlinable
   static var inputCount: Int { 3 }
+  @inlinable
   static var emitsOnlyOnArrival: Bool { false }
 
+  @inlinable
   mutating func takeOutput() -> (A, B, C)? {
     guard !a.isEmpty, !b.isEmpty, !c.isEmpty,
       let a = a.popFirst(), let b = b.popFirst(), let c = c.popFirst()
@@ -129,23 +187,36 @@ struct ZipQueues3<A, B, C>: CombiningValues {
     return (a, b, c)
   }
 
+  @inlinable
   func isExhausted(finished: [Bool]) -> Bool {
     (finished[0] && a.isEmpty) || (finished[1] && b.isEmpty) || (finished[2] && c.isEmpty)
   }
 
+  @inlinable
   mutating func removeAll() { self = Self() }
 }
 
 /// The values of each of four inputs not yet zipped (``Publishers/Zip4``).
+@usableFromInline
 struct ZipQueues4<A, B, C, D>: CombiningValues {
+  @inlinable
+  init() {}
+
+  @usableFromInline
   var a = ValueQueue<A>()
+  @usableFromInline
   var b = ValueQueue<B>()
+  @usableFromInline
   var c = ValueQueue<C>()
+  @usableFromInline
   var d = ValueQueue<D>()
 
+  @inlinable
   static var inputCount: Int { 4 }
+  @inlinable
   static var emitsOnlyOnArrival: Bool { false }
 
+  @inlinable
   mutating func takeOutput() -> (A, B, C, D)? {
     guard !a.isEmpty, !b.isEmpty, !c.isEmpty, !d.isEmpty,
       let a = a.popFirst(), let b = b.popFirst(), let c = c.popFirst(), let d = d.popFirst()
@@ -153,10 +224,12 @@ struct ZipQueues4<A, B, C, D>: CombiningValues {
     return (a, b, c, d)
   }
 
+  @inlinable
   func isExhausted(finished: [Bool]) -> Bool {
     (finished[0] && a.isEmpty) || (finished[1] && b.isEmpty) || (finished[2] && c.isEmpty)
       || (finished[3] && d.isEmpty)
   }
 
+  @inlinable
   mutating func removeAll() { self = Self() }
 }

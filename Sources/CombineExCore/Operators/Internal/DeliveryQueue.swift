@@ -1,4 +1,5 @@
 /// One thing a ``DeliveryQueue`` hands its deliverer: a value or the completion.
+@usableFromInline
 enum DeliveryItem<Output, Failure: Error> {
   /// A value; the deliverer reports back (``DeliveryQueue/next()``) once it was delivered.
   case value(Output)
@@ -25,22 +26,32 @@ enum DeliveryItem<Output, Failure: Error> {
 ///
 /// Queued values have already been counted against the subscriber's demand by the machine that
 /// offers them, so the queue never holds more than the subscriber asked for.
+@usableFromInline
 struct DeliveryQueue<Output, Failure: Error> {
+  @inlinable
+  init() {}
+
   /// Whether some caller holds the deliverer role.
-  private(set) var isDelivering = false
+  @usableFromInline
+  var isDelivering = false
   /// Whether the completion was handed out or the queue was closed: nothing more is delivered.
-  private(set) var isClosed = false
+  @usableFromInline
+  var isClosed = false
   /// Values offered while a delivery was in progress, oldest first.
-  private var values = ValueQueue<Output>()
+  @usableFromInline
+  var values = ValueQueue<Output>()
   /// The completion, waiting for the queued values (or for the delivery in progress).
-  private var completion: Subscribers.Completion<Failure>?
+  @usableFromInline
+  var completion: Subscribers.Completion<Failure>?
 
   /// Whether nothing is queued and no completion is waiting.
+  @inlinable
   var isIdle: Bool { values.isEmpty && completion == nil }
 
   /// Offers a value whose unit of demand is already spent: returns it if the caller became the
   /// deliverer (and must deliver it now); otherwise it was queued (or dropped, once closed or
   /// completing).
+  @inlinable
   mutating func offer(_ value: Output) -> Output? {
     guard !isClosed, completion == nil else { return nil }
     if isDelivering {
@@ -55,6 +66,7 @@ struct DeliveryQueue<Output, Failure: Error> {
   /// Queues the completion behind the queued values (or, with `droppingQueued`, in their
   /// place); returns what the caller must deliver if it became the deliverer. A second
   /// completion is ignored.
+  @inlinable
   mutating func complete(
     _ completion: Subscribers.Completion<Failure>, droppingQueued: Bool
   ) -> DeliveryItem<Output, Failure>? {
@@ -67,6 +79,7 @@ struct DeliveryQueue<Output, Failure: Error> {
   }
 
   /// The deliverer's next item; `nil` gives up the deliverer role.
+  @inlinable
   mutating func next() -> DeliveryItem<Output, Failure>? {
     if !isClosed {
       if let value = values.popFirst() { return .value(value) }
@@ -83,6 +96,7 @@ struct DeliveryQueue<Output, Failure: Error> {
 
   /// Drops everything queued: nothing more is delivered (a delivery in progress finishes, and
   /// its deliverer then finds nothing to do).
+  @inlinable
   mutating func close() {
     isClosed = true
     values.removeAll()

@@ -7,21 +7,33 @@
 /// ``SerialOutbox``), even on a concurrent scheduler. The demand the downstream returns from a
 /// delivered value is requested from the upstream. After `cancel()` returns, nothing more is
 /// delivered: scheduled work that runs later finds the outbox closed.
+@usableFromInline
 final class ScheduledDelivery<Input, Failure: Error, Context: Scheduler, Downstream: Subscriber>:
   Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Input, Downstream.Failure == Failure {
   // @unchecked Sendable: `status` is guarded by `lock`; the outbox is thread-safe; the other
   // properties are constants.
-  private let lock = Lock()
-  private var status = OperatorStatus.awaitingSubscription
-  private let outbox: SerialOutbox<Downstream>
-  private let scheduler: Context
-  private let options: Context.SchedulerOptions?
-  private let delay:
+  // The `var`s skip the runtime's exclusivity checks (`@exclusivity(unchecked)`): the lock
+  // already makes every access exclusive, and the checks cost more than the work.
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  @exclusivity(unchecked)
+  var status = OperatorStatus.awaitingSubscription
+  @usableFromInline
+  let outbox: SerialOutbox<Downstream>
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  let delay:
     (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)?
+  @usableFromInline
   let description: String
 
   /// Creates the subscription; `delay` is `nil` for `receive(on:)`.
+  @inlinable
   init(
     downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?,
     delay: (
@@ -38,6 +50,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
   // MARK: Subscriber (upstream side)
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
       guard case .awaitingSubscription = status else { return false }
@@ -51,14 +64,16 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     outbox.start(self)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ status.isSubscribed }), outbox.enqueue(.value(input)) else {
-      return .none
-    }
+    // No status check: the outbox refuses values once cancelled, and drops values that an
+    // upstream sends after its completion (the completion closes it when delivered).
+    guard outbox.enqueue(.value(input)) else { return .none }
     scheduleDelivery()
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let live = lock.withLock { () -> Bool in
       guard status.isSubscribed else { return false }
@@ -70,7 +85,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
   }
 
   /// Schedules the delivery of the oldest waiting event.
-  private func scheduleDelivery() {
+  @inlinable
+  func scheduleDelivery() {
     if let delay {
       scheduler.schedule(
         after: scheduler.now.advanced(by: delay.interval), tolerance: delay.tolerance,
@@ -81,7 +97,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
   }
 
   /// Scheduled work: delivers one event, and requests the demand the downstream returned.
-  private func deliver() {
+  @inlinable
+  func deliver() {
     let demand = outbox.deliverOne()
     guard demand > .none else { return }
     let upstream = lock.withLock { () -> (any Subscription)? in
@@ -93,6 +110,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
   // MARK: Subscription (downstream side)
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     let upstream = lock.withLock { () -> (any Subscription)? in
       guard case .subscribed(let upstream) = status else { return nil }
@@ -101,6 +119,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     upstream?.request(demand)
   }
 
+  @inlinable
   func cancel() {
     let upstream = lock.withLock { () -> (any Subscription)? in
       defer { status = .terminated }

@@ -1,4 +1,5 @@
 /// One thing for a downstream subscriber: a value or the completion.
+@usableFromInline
 enum OutboxEvent<Input, Failure: Error> {
   case value(Input)
   case completion(Subscribers.Completion<Failure>)
@@ -23,32 +24,50 @@ enum OutboxEvent<Input, Failure: Error> {
 /// - A completion closes the outbox after it is delivered.
 ///
 /// No lock is held while calling the subscriber.
+@usableFromInline
 final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   // @unchecked Sendable: every stored property is guarded by `lock`; `downstream` is only
   // called by the one thread that set `delivering`.
+  // The `var`s skip the runtime's exclusivity checks (`@exclusivity(unchecked)`): the lock
+  // already makes every access exclusive, and the checks cost more than the work.
+  @usableFromInline
   typealias Event = OutboxEvent<Downstream.Input, Downstream.Failure>
 
-  private let lock = Lock()
+  @usableFromInline
+  let lock = Lock()
   /// The subscriber, until a completion is delivered or the outbox is closed.
-  private var downstream: Downstream?
+  @usableFromInline
+  @exclusivity(unchecked)
+  var downstream: Downstream?
   /// Events waiting for delivery, oldest first (from `head` on).
-  private var queue: [Event] = []
-  private var head = 0
+  @usableFromInline
+  @exclusivity(unchecked)
+  var queue: [Event] = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var head = 0
   /// Deliveries asked for (one per `deliverOne`) and not yet made.
-  private var credits = 0
+  @usableFromInline
+  @exclusivity(unchecked)
+  var credits = 0
   /// Whether a thread is delivering.
-  private var delivering = false
+  @usableFromInline
+  @exclusivity(unchecked)
+  var delivering = false
 
+  @inlinable
   init(downstream: Downstream) {
     self.downstream = downstream
   }
 
   /// Whether the outbox still delivers (not closed, no completion delivered).
+  @inlinable
   var isOpen: Bool {
     lock.withLock { downstream != nil }
   }
 
   /// Hands the subscription to the subscriber. Call it once, before any event.
+  @inlinable
   func start(_ subscription: any Subscription) {
     let downstream = lock.withLock { self.downstream }
     downstream?.receive(subscription: subscription)
@@ -57,6 +76,7 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   /// Puts `event` at the end of the queue without delivering it. Returns `false` (and drops
   /// the event) once the outbox is closed.
   @discardableResult
+  @inlinable
   func enqueue(_ event: Event) -> Bool {
     lock.withLock {
       guard downstream != nil else { return false }
@@ -68,6 +88,7 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   /// Drops the waiting events and puts `event` in their place (a `timeout` that fires drops
   /// the values still waiting and completes). Returns `false` once the outbox is closed.
   @discardableResult
+  @inlinable
   func replaceQueued(with event: Event) -> Bool {
     lock.withLock {
       guard downstream != nil else { return false }
@@ -80,35 +101,41 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   /// Delivers the oldest waiting event, on this thread, or has the thread that is delivering
   /// deliver it. Returns the demand the subscriber returned from the values this call
   /// delivered (`.none` when another thread delivers).
+  @inlinable
   func deliverOne() -> Subscribers.Demand {
-    let start = lock.withLock { () -> Bool in
-      guard downstream != nil else { return false }
+    // Starting and taking the first event share one critical section: the common case (one
+    // event, no other thread) then costs two lock acquisitions, this one and the final `next`.
+    let first = lock.withLock { () -> (Downstream, Event)? in
+      guard downstream != nil else { return nil }
       credits += 1
-      if delivering { return false }
+      if delivering { return nil }
       delivering = true
-      return true
+      return takeNextLocked()
     }
-    guard start else { return .none }
+    guard var step = first else { return .none }
     var demand = Subscribers.Demand.none
-    while let (downstream, event) = next() {
-      switch event {
+    while true {
+      switch step.1 {
       case .value(let value):
-        demand += downstream.receive(value)
+        demand += step.0.receive(value)
       case .completion(let completion):
-        downstream.receive(completion: completion)
+        step.0.receive(completion: completion)
       }
+      guard let following = next() else { return demand }
+      step = following
     }
-    return demand
   }
 
   /// Enqueues `event` and delivers the oldest waiting event (which is `event` when nothing
   /// else waits).
+  @inlinable
   func send(_ event: Event) -> Subscribers.Demand {
     guard enqueue(event) else { return .none }
     return deliverOne()
   }
 
   /// Drops every waiting event and releases the subscriber; nothing is delivered afterwards.
+  @inlinable
   func close() {
     let released = lock.withLock { () -> (Downstream?, [Event]) in
       defer {
@@ -125,30 +152,36 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
 
   /// The delivering thread's next step: the event to deliver, or `nil` (and `delivering`
   /// cleared) when there is nothing more to do.
-  private func next() -> (Downstream, Event)? {
-    lock.withLock { () -> (Downstream, Event)? in
-      guard let downstream, credits > 0, head < queue.count else {
-        delivering = false
-        if head == queue.count { credits = 0 }
-        return nil
-      }
-      credits -= 1
-      let event = queue[head]
-      head += 1
-      if head == queue.count {
-        queue.removeAll(keepingCapacity: true)
-        head = 0
-      } else if head >= 64, head * 2 >= queue.count {
-        queue.removeFirst(head)
-        head = 0
-      }
-      if case .completion = event {
-        self.downstream = nil
-        queue = []
-        head = 0
-        credits = 0
-      }
-      return (downstream, event)
+  @inlinable
+  func next() -> (Downstream, Event)? {
+    lock.withLock { takeNextLocked() }
+  }
+
+  /// `next()`'s work, with the lock held.
+  @inlinable
+  func takeNextLocked() -> (Downstream, Event)? {
+    guard let downstream, credits > 0, head < queue.count else {
+      delivering = false
+      if head == queue.count { credits = 0 }
+      return nil
     }
+    credits -= 1
+    let event = queue[head]
+    head += 1
+    if head == queue.count {
+      // One waiting event is the common case; `removeLast` is far cheaper than `removeAll`.
+      if head == 1 { queue.removeLast() } else { queue.removeAll(keepingCapacity: true) }
+      head = 0
+    } else if head >= 64, head * 2 >= queue.count {
+      queue.removeFirst(head)
+      head = 0
+    }
+    if case .completion = event {
+      self.downstream = nil
+      queue = []
+      head = 0
+      credits = 0
+    }
+    return (downstream, event)
   }
 }

@@ -30,15 +30,20 @@
 /// upstream) is cancelled, buffered values are dropped, and the failure is delivered as soon as
 /// the current delivery (if any) returns. `.finished` waits until the upstream and every input
 /// finished and every buffered value was delivered.
+@usableFromInline
 struct MergeStateMachine<Output, Failure: Error> {
   /// Where the merge is in its life (see ``MergeState``).
+  @usableFromInline
   typealias State = MergeState
   /// Where the inputs come from (see ``MergeMode``).
+  @usableFromInline
   typealias Mode = MergeMode
   /// One input publisher (see ``MergeInputState``).
+  @usableFromInline
   typealias Input = MergeInputState
 
   /// Something for the deliverer to send downstream.
+  @usableFromInline
   enum Delivery {
     /// A value; the deliverer reports back with ``didDeliver(requesting:)`` afterwards.
     case value(Output)
@@ -49,35 +54,61 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// What the storage does after a transition, once the lock is released, in this order.
+  @usableFromInline
   struct Action {
+    @inlinable
+    init(
+      cancel: [any Subscription] = [],
+      request: [(subscription: any Subscription, demand: Subscribers.Demand)] = [],
+      deliver: Delivery? = nil
+    ) {
+      self.cancel = cancel
+      self.request = request
+      self.deliver = deliver
+    }
+
     /// Subscriptions to cancel.
+    @usableFromInline
     var cancel: [any Subscription] = []
     /// Demand to request from inputs or from the upstream.
+    @usableFromInline
     var request: [(subscription: any Subscription, demand: Subscribers.Demand)] = []
     /// If set, the caller is now the deliverer and sends this downstream.
+    @usableFromInline
     var deliver: Delivery?
   }
 
-  private(set) var state = State.active
+  @usableFromInline
+  var state = State.active
   /// The failure a `failing` merge delivers next.
-  private var pendingFailure: Failure?
-  private let mode: Mode
+  @usableFromInline
+  var pendingFailure: Failure?
+  @usableFromInline
+  let mode: Mode
   /// What the downstream asked for and has not received yet.
-  private var demand = Subscribers.Demand.none
+  @usableFromInline
+  var demand = Subscribers.Demand.none
   /// Values received and not yet delivered, oldest first.
-  private var buffer = ValueQueue<Output>()
+  @usableFromInline
+  var buffer = ValueQueue<Output>()
   /// Whether some caller holds the deliverer role.
-  private var isDelivering = false
+  @usableFromInline
+  var isDelivering = false
   /// The live inputs, in the order they were added (so that requests and cancels go out in a
   /// predictable order). Identifiers are never reused, so a late event from a removed input is
   /// recognised and ignored.
-  private var inputs: [Input] = []
-  private var nextInputID = 0
+  @usableFromInline
+  var inputs: [Input] = []
+  @usableFromInline
+  var nextInputID = 0
   /// The upstream's subscription (flatMap and switchToLatest), until it completes.
-  private var upstream: (any Subscription)?
+  @usableFromInline
+  var upstream: (any Subscription)?
   /// Whether the upstream finished (always true for a fixed merge).
-  private var upstreamFinished = false
+  @usableFromInline
+  var upstreamFinished = false
 
+  @inlinable
   init(mode: Mode) {
     self.mode = mode
     if case .fixed(let count) = mode {
@@ -88,12 +119,14 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// Whether the merge still accepts inputs and demand.
+  @inlinable
   var isActive: Bool {
     if case .active = state { return true }
     return false
   }
 
   /// Finishes a merge of no inputs (an empty `MergeMany`) at once; otherwise does nothing.
+  @inlinable
   mutating func start() -> Action {
     var action = Action()
     finishIfDone(&action)
@@ -103,6 +136,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   // MARK: Downstream
 
   /// The downstream asked for more values.
+  @inlinable
   mutating func request(_ more: Subscribers.Demand) -> Action {
     var action = Action()
     switch state {
@@ -118,6 +152,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// The common case of ``didDeliver(requesting:)``, for every value: if nothing is waiting
   /// and `more` changes no input's grant, gives up the deliverer role and returns `true`.
   /// Otherwise changes nothing and returns `false`: the caller then calls `didDeliver`.
+  @inlinable
   mutating func didDeliverWithNothingToDo(requesting more: Subscribers.Demand) -> Bool {
     guard isActive, buffer.isEmpty, more == .none || demand == .unlimited else { return false }
     isDelivering = false
@@ -126,6 +161,7 @@ struct MergeStateMachine<Output, Failure: Error> {
 
   /// The deliverer delivered a value and the downstream asked for `more`; returns what the
   /// deliverer does next (if `deliver` is unset, it gave up the role).
+  @inlinable
   mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
     var action = Action()
     switch state {
@@ -139,6 +175,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// The downstream cancelled: returns the subscriptions to cancel.
+  @inlinable
   mutating func cancel() -> [any Subscription] {
     switch state {
     case .active, .finishing:
@@ -158,6 +195,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// Registers a new input for a value of the upstream; returns its identifier and, for
   /// switchToLatest, the subscription of the input it replaces (to cancel). Returns `nil` once
   /// the merge is over: the new publisher is then not subscribed.
+  @inlinable
   mutating func addInput() -> (id: Int, replaced: [any Subscription])? {
     guard isActive else { return nil }
     var replaced: [any Subscription] = []
@@ -172,6 +210,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// An input's subscription arrived: it is granted the free demand.
+  @inlinable
   mutating func receive(subscription: any Subscription, forInput id: Int) -> Action {
     guard isActive, let index = index(of: id), inputs[index].subscription == nil else {
       return Action(cancel: [subscription])
@@ -189,6 +228,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// An input delivered a value: returns `true` if the caller became the deliverer and must
   /// send it now; otherwise the value was buffered (or dropped: the merge is over, or the input
   /// was replaced). A `Bool` rather than a ``Delivery``: this runs for every value.
+  @inlinable
   mutating func receive(_ value: Output, fromInput id: Int) -> Bool {
     guard isActive, let index = index(of: id) else { return false }
     inputs[index].granted -= 1
@@ -203,6 +243,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// An input completed.
+  @inlinable
   mutating func receive(
     completion: Subscribers.Completion<Failure>, fromInput id: Int
   ) -> Action {
@@ -225,6 +266,7 @@ struct MergeStateMachine<Output, Failure: Error> {
 
   /// The upstream's subscription arrived: it is asked for `maxPublishers` values (flatMap) or
   /// for every value (switchToLatest).
+  @inlinable
   mutating func receiveUpstream(subscription: any Subscription) -> Action {
     guard isActive, upstream == nil, !upstreamFinished else {
       return Action(cancel: [subscription])
@@ -239,6 +281,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// The upstream completed.
+  @inlinable
   mutating func receiveUpstream(completion: Subscribers.Completion<Failure>) -> Action {
     guard isActive, !upstreamFinished else { return Action() }
     upstream = nil
@@ -257,7 +300,8 @@ struct MergeStateMachine<Output, Failure: Error> {
   // MARK: Helpers
 
   /// The position of input `id` in `inputs` (sorted by identifier), if it is live.
-  private func index(of id: Int) -> Int? {
+  @inlinable
+  func index(of id: Int) -> Int? {
     var low = 0
     var high = inputs.count
     while low < high {
@@ -268,10 +312,12 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// The demand not yet spoken for by buffered values.
-  private var freeDemand: Subscribers.Demand { demand - buffer.count }
+  @inlinable
+  var freeDemand: Subscribers.Demand { demand - buffer.count }
 
   /// Adds downstream demand and grants the free demand to every input that was granted less.
-  private mutating func addDemand(_ more: Subscribers.Demand, _ action: inout Action) {
+  @inlinable
+  mutating func addDemand(_ more: Subscribers.Demand, _ action: inout Action) {
     // Once demand is unlimited, every input already holds an unlimited grant.
     guard demand != .unlimited else { return }
     demand += more
@@ -287,7 +333,8 @@ struct MergeStateMachine<Output, Failure: Error> {
 
   /// What the deliverer (or a caller that may become it) sends next; sets `isDelivering`
   /// accordingly.
-  private mutating func nextDelivery() -> Delivery? {
+  @inlinable
+  mutating func nextDelivery() -> Delivery? {
     switch state {
     case .failing:
       state = .terminated
@@ -313,7 +360,8 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// Moves to `finishing` once the upstream and every input finished.
-  private mutating func finishIfDone(_ action: inout Action) {
+  @inlinable
+  mutating func finishIfDone(_ action: inout Action) {
     guard isActive, upstreamFinished, inputs.isEmpty else { return }
     state = .finishing
     if !isDelivering { action.deliver = nextDelivery() }
@@ -321,7 +369,8 @@ struct MergeStateMachine<Output, Failure: Error> {
 
   /// Ends the merge with a failure: cancels everything else, drops the buffer, and delivers the
   /// failure now or (if a delivery is in progress) right after it.
-  private mutating func fail(_ failure: Failure) -> Action {
+  @inlinable
+  mutating func fail(_ failure: Failure) -> Action {
     var action = Action(cancel: releaseEverything())
     if isDelivering {
       state = .failing
@@ -334,7 +383,8 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// Forgets every input, the upstream and the buffer; returns the subscriptions to cancel.
-  private mutating func releaseEverything() -> [any Subscription] {
+  @inlinable
+  mutating func releaseEverything() -> [any Subscription] {
     var subscriptions = inputs.compactMap(\.subscription)
     if let upstream { subscriptions.append(upstream) }
     inputs.removeAll()
@@ -346,6 +396,7 @@ struct MergeStateMachine<Output, Failure: Error> {
 
 /// Where a merge is in its life (the `State` of ``MergeStateMachine``). Declared outside the
 /// generic machine, and without a payload, so that checking it costs nothing per value.
+@usableFromInline
 enum MergeState {
   /// Inputs may still deliver, and (for flatMap and switchToLatest) the upstream may still
   /// produce inputs.
@@ -362,6 +413,7 @@ enum MergeState {
 }
 
 /// Where a merge's inputs come from (the `Mode` of ``MergeStateMachine``).
+@usableFromInline
 enum MergeMode {
   /// `merge` and `MergeMany`: a fixed set of inputs, registered at the start.
   case fixed(inputCount: Int)
@@ -374,11 +426,22 @@ enum MergeMode {
 }
 
 /// One input publisher of a merge (the `Input` of ``MergeStateMachine``).
+@usableFromInline
 struct MergeInputState {
+  @inlinable
+  init(id: Int, subscription: (any Subscription)? = nil, granted: Subscribers.Demand = .none) {
+    self.id = id
+    self.subscription = subscription
+    self.granted = granted
+  }
+
   /// Its identifier: inputs are numbered in the order they were added.
+  @usableFromInline
   let id: Int
   /// Its subscription, once it arrived.
+  @usableFromInline
   var subscription: (any Subscription)?
   /// What it was asked for and has not delivered yet.
+  @usableFromInline
   var granted = Subscribers.Demand.none
 }

@@ -5,20 +5,31 @@
 ///
 /// Inputs reach it through ``MergeInput`` subscribers, the upstream of flatMap and
 /// switchToLatest through a ``MergeUpstream``.
+@usableFromInline
 final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible,
   @unchecked Sendable
 {
   // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; a deliverer uses its
   // own copy of `downstream`, and the machine lets only one caller at a time be the deliverer.
+  // The `var`s skip the runtime's exclusivity checks (`@exclusivity(unchecked)`): the lock
+  // already makes every access exclusive.
+  @usableFromInline
   typealias Machine = MergeStateMachine<Downstream.Input, Downstream.Failure>
 
-  private let lock = Lock()
-  private var machine: Machine
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  @exclusivity(unchecked)
+  var machine: Machine
   /// Released (set to `nil`) when the completion is handed out or the downstream cancels.
-  private var downstream: Downstream?
+  @usableFromInline
+  @exclusivity(unchecked)
+  var downstream: Downstream?
 
+  @usableFromInline
   let description: String
 
+  @inlinable
   init(mode: Machine.Mode, downstream: Downstream, name: String) {
     machine = Machine(mode: mode)
     self.downstream = downstream
@@ -26,9 +37,11 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   }
 
   /// Whether the merge still accepts inputs (used to skip subscribing inputs once it is over).
+  @inlinable
   var isActive: Bool { lock.withLock { machine.isActive } }
 
   /// Finishes an empty merge at once; called after the downstream received the subscription.
+  @inlinable
   func start() {
     perform(transition { $0.start() })
   }
@@ -36,6 +49,7 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   // MARK: Inputs
 
   /// Subscribes a fixed input (`merge`, `MergeMany`), unless the merge is already over.
+  @inlinable
   func subscribe<Input: Publisher>(_ input: Input, as id: Int)
   where Input.Output == Downstream.Input, Input.Failure == Downstream.Failure {
     guard isActive else { return }
@@ -44,6 +58,7 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   /// Registers and subscribes a new input made from an upstream value (flatMap,
   /// switchToLatest). `makeInput` runs only if the merge is still active.
+  @inlinable
   func subscribeNewInput<Input: Publisher>(_ makeInput: () -> Input)
   where Input.Output == Downstream.Input, Input.Failure == Downstream.Failure {
     guard let (id, replaced) = lock.withLock({ machine.addInput() }) else { return }
@@ -51,10 +66,12 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
     makeInput().receive(subscriber: MergeInput(storage: self, id: id))
   }
 
+  @inlinable
   func receive(subscription: any Subscription, forInput id: Int) {
     perform(transition { $0.receive(subscription: subscription, forInput: id) })
   }
 
+  @inlinable
   func receive(_ value: Downstream.Input, fromInput id: Int) -> Subscribers.Demand {
     let downstream = lock.withLock { () -> Downstream? in
       machine.receive(value, fromInput: id) ? self.downstream : nil
@@ -64,26 +81,31 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Downstream.Failure>, fromInput id: Int) {
     perform(transition { $0.receive(completion: completion, fromInput: id) })
   }
 
   // MARK: Upstream (flatMap, switchToLatest)
 
+  @inlinable
   func receiveUpstream(subscription: any Subscription) {
     perform(transition { $0.receiveUpstream(subscription: subscription) })
   }
 
+  @inlinable
   func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) {
     perform(transition { $0.receiveUpstream(completion: completion) })
   }
 
   // MARK: Subscription
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     perform(transition { $0.request(demand) })
   }
 
+  @inlinable
   func cancel() {
     let subscriptions = lock.withLock { () -> [any Subscription] in
       downstream = nil
@@ -96,7 +118,8 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   /// Runs a transition under the lock; returns its action and, if the action delivers, the
   /// downstream to deliver to (released here when the delivery is the completion).
-  private func transition(
+  @inlinable
+  func transition(
     _ body: (inout Machine) -> Machine.Action
   ) -> (action: Machine.Action, downstream: Downstream?) {
     lock.withLock {
@@ -113,21 +136,24 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
     }
   }
 
-  private func perform(_ result: (action: Machine.Action, downstream: Downstream?)) {
+  @inlinable
+  func perform(_ result: (action: Machine.Action, downstream: Downstream?)) {
     performUpstreamCalls(result.action)
     if let delivery = result.action.deliver, let downstream = result.downstream {
       deliver(delivery, to: downstream)
     }
   }
 
-  private func performUpstreamCalls(_ action: Machine.Action) {
+  @inlinable
+  func performUpstreamCalls(_ action: Machine.Action) {
     for subscription in action.cancel { subscription.cancel() }
     for (subscription, demand) in action.request { subscription.request(demand) }
   }
 
   /// The deliverer's loop: sends `first`, then whatever the machine hands out next, until it
   /// hands out nothing or a completion.
-  private func deliver(_ first: Machine.Delivery, to downstream: Downstream) {
+  @inlinable
+  func deliver(_ first: Machine.Delivery, to downstream: Downstream) {
     switch first {
     case .value(let value):
       deliverValues(startingWith: value, to: downstream)
@@ -141,7 +167,8 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   /// The deliverer's loop for values. Kept apart from the completions, and with a fast path
   /// for the common case (nothing waiting, no new grants), so that a value costs two short
   /// critical sections and no intermediate generic values.
-  private func deliverValues(startingWith first: Downstream.Input, to downstream: Downstream) {
+  @inlinable
+  func deliverValues(startingWith first: Downstream.Input, to downstream: Downstream) {
     var value = first
     while true {
       let more = downstream.receive(value)
@@ -153,7 +180,8 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   /// The slow path after a delivery: performs the machine's action and returns the next value
   /// to deliver, if any (a completion is delivered here).
-  private func afterDelivery(
+  @inlinable
+  func afterDelivery(
     requesting more: Subscribers.Demand, to downstream: Downstream
   ) -> Downstream.Input? {
     let (action, _) = transition { $0.didDeliver(requesting: more) }
@@ -175,28 +203,38 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
 /// The subscriber a merge attaches to each of its inputs: it tags the input's events with the
 /// input's identifier and hands them to the ``MergeStorage``.
+@usableFromInline
 final class MergeInput<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+  @usableFromInline
   typealias Input = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
+  @usableFromInline
   let storage: MergeStorage<Downstream>
+  @usableFromInline
   let id: Int
 
+  @inlinable
   init(storage: MergeStorage<Downstream>, id: Int) {
     self.storage = storage
     self.id = id
   }
 
+  @inlinable
   var description: String { storage.description }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     storage.receive(subscription: subscription, forInput: id)
   }
 
+  @inlinable
   func receive(_ input: Downstream.Input) -> Subscribers.Demand {
     storage.receive(input, fromInput: id)
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Downstream.Failure>) {
     storage.receive(completion: completion, fromInput: id)
   }
@@ -204,35 +242,45 @@ final class MergeInput<Downstream: Subscriber>: Subscriber, CustomStringConverti
 
 /// The subscriber flatMap and switchToLatest attach to their upstream: each value becomes a new
 /// input of the ``MergeStorage``, through `transform`.
+@usableFromInline
 final class MergeUpstream<Upstream: Publisher, Child: Publisher, Downstream: Subscriber>:
   Subscriber, CustomStringConvertible
 where
   Child.Output == Downstream.Input, Child.Failure == Downstream.Failure,
   Upstream.Failure == Downstream.Failure
 {
+  @usableFromInline
   typealias Input = Upstream.Output
+  @usableFromInline
   typealias Failure = Upstream.Failure
 
+  @usableFromInline
   let storage: MergeStorage<Downstream>
+  @usableFromInline
   let transform: (Upstream.Output) -> Child
 
+  @inlinable
   init(storage: MergeStorage<Downstream>, transform: @escaping (Upstream.Output) -> Child) {
     self.storage = storage
     self.transform = transform
   }
 
+  @inlinable
   var description: String { storage.description }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     storage.receiveUpstream(subscription: subscription)
   }
 
+  @inlinable
   func receive(_ input: Upstream.Output) -> Subscribers.Demand {
     storage.subscribeNewInput { transform(input) }
     // The upstream is asked for values explicitly (see `MergeStateMachine`).
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Upstream.Failure>) {
     storage.receiveUpstream(completion: completion)
   }

@@ -64,6 +64,7 @@ extension Publishers {
     public let b: B
 
     /// Creates a publisher that merges the elements of two upstream publishers.
+    @inlinable
     public init(_ a: A, _ b: B) {
       self.a = a
       self.b = b
@@ -71,6 +72,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where B.Failure == S.Failure, B.Output == S.Input {
       let storage = MergeStorage(

@@ -58,6 +58,7 @@ extension Publishers {
     public let c: C
 
     /// Creates a publisher that merges the elements of three upstream publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C) {
       self.a = a
       self.b = b
@@ -66,6 +67,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where C.Failure == S.Failure, C.Output == S.Input {
       let storage = MergeStorage(

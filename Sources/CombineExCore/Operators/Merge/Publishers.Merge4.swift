@@ -64,6 +64,7 @@ extension Publishers {
     public let d: D
 
     /// Creates a publisher that merges the elements of four upstream publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D) {
       self.a = a
       self.b = b
@@ -73,6 +74,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where D.Failure == S.Failure, D.Output == S.Input {
       let storage = MergeStorage(

@@ -71,6 +71,7 @@ extension Publishers {
     public let e: E
 
     /// Creates a publisher that merges the elements of five upstream publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
       self.a = a
       self.b = b
@@ -81,6 +82,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where E.Failure == S.Failure, E.Output == S.Input {
       let storage = MergeStorage(

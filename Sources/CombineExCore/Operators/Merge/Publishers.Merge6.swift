@@ -78,6 +78,7 @@ extension Publishers {
     public let f: F
 
     /// Creates a publisher that merges the elements of six upstream publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
       self.a = a
       self.b = b
@@ -89,6 +90,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where F.Failure == S.Failure, F.Output == S.Input {
       let storage = MergeStorage(

@@ -84,6 +84,7 @@ extension Publishers {
     public let g: G
 
     /// Creates a publisher that merges the elements of seven upstream publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
       self.a = a
       self.b = b
@@ -96,6 +97,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where G.Failure == S.Failure, G.Output == S.Input {
       let storage = MergeStorage(

@@ -92,6 +92,7 @@ extension Publishers {
     public let h: H
 
     /// Creates a publisher that merges the elements of eight upstream publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
       self.a = a
       self.b = b
@@ -105,6 +106,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where H.Failure == S.Failure, H.Output == S.Input {
       let storage = MergeStorage(

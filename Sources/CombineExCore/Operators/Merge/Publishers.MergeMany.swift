@@ -47,6 +47,7 @@ extension Publishers {
     public let publishers: [Upstream]
 
     /// Creates a publisher that merges the elements of any number of upstream publishers.
+    @inlinable
     public init(_ upstream: Upstream...) {
       publishers = upstream
     }
@@ -58,6 +59,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let storage = MergeStorage(

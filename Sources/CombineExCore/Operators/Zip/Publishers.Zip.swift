@@ -96,6 +96,7 @@ extension Publishers {
     public let b: B
 
     /// Creates a publisher that applies the zip function to two upstream publishers.
+    @inlinable
     public init(_ a: A, _ b: B) {
       self.a = a
       self.b = b
@@ -103,6 +104,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where B.Failure == S.Failure, S.Input == (A.Output, B.Output) {
       let storage = CombiningStorage<ZipQueues2<A.Output, B.Output>, S>(

@@ -82,6 +82,7 @@ extension Publishers {
     public let c: C
 
     /// Creates a publisher that applies the zip function to three upstream publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C) {
       self.a = a
       self.b = b
@@ -90,6 +91,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where C.Failure == S.Failure, S.Input == (A.Output, B.Output, C.Output) {
       let storage = CombiningStorage<ZipQueues3<A.Output, B.Output, C.Output>, S>(

@@ -86,6 +86,7 @@ extension Publishers {
     public let d: D
 
     /// Creates a publisher that applies the zip function to four upstream publishers.
+    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D) {
       self.a = a
       self.b = b
@@ -95,6 +96,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
     /// subscribed, in order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where D.Failure == S.Failure, S.Input == (A.Output, B.Output, C.Output, D.Output) {
       let storage = CombiningStorage<ZipQueues4<A.Output, B.Output, C.Output, D.Output>, S>(
