@@ -21,16 +21,18 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   @usableFromInline
   let lock = Lock()
 
+  /// Whether deinitialization cancels (always, except for cancellables that only give the
+  /// caller a way to cancel something kept alive elsewhere, such as
+  /// `sink(duringLifetimeOf:)`'s).
+  // Declared next to `lock` (Swift lays stored properties out in declaration order): the
+  // flag fills the lock's padding, and the object fits a 48-byte heap block instead of 64.
+  @usableFromInline
+  let cancelsOnDeinit: Bool
+
   /// What to cancel, until ``cancel()`` takes it. A class-bound existential keeps this object
   /// small: closures and value-type cancellables are boxed in a ``ClosureCancellable``.
   @usableFromInline
   var target: (any AnyObject & Cancellable)?
-
-  /// Whether deinitialization cancels (always, except for cancellables that only give the
-  /// caller a way to cancel something kept alive elsewhere, such as
-  /// `sink(duringLifetimeOf:)`'s).
-  @usableFromInline
-  let cancelsOnDeinit: Bool
 
   /// Initializes the cancellable object with the given cancel-time closure.
   public init(_ cancel: @escaping () -> Void) {
