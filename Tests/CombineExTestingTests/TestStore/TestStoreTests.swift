@@ -316,3 +316,55 @@ struct NonExhaustiveTestStoreTests {
     store.send(FeatureAction.never)
   }
 }
+
+@Suite("TestStore, concurrent effects")
+struct ConcurrentTestStoreTests {
+  @Test("stress: actions and effect ends from many threads are all seen, in any order")
+  func stressManyThreads() async {
+    let workers = 64
+    // A custom middleware reporting its own work: each worker dispatches from another thread,
+    // then ends.
+    let fanOut: Middleware<Feature> = { dispatch, _, next in
+      { action in
+        next(action)
+        guard case .noop? = action as? FeatureAction else { return }
+        for id in 0..<workers {
+          let work = EffectTracking.start("worker \(id)")
+          DispatchQueue.global().async {
+            dispatch(Ping(id: id))
+            work?.end()
+          }
+        }
+      }
+    }
+    let store = TestStore(reducer: featureReducer, state: Feature(), middlewares: [fanOut])
+    store.send(FeatureAction.noop)
+    for _ in 0..<workers {
+      await store.receive(Ping.self, timeout: .seconds(10))
+    }
+    await store.finish(timeout: .seconds(10))
+    #expect(store.runningEffects.isEmpty)
+    #expect(store.receivedActions.isEmpty)
+  }
+
+  @Test("a custom middleware's work reported with EffectTracking.start is named at the end")
+  func customTrackedWork() {
+    let holding: Middleware<Feature> = { _, _, next in
+      { action in
+        next(action)
+        if case .never? = action as? FeatureAction {
+          _ = EffectTracking.start("the custom polling of holding")
+        }
+      }
+    }
+    let store = TestStore(reducer: featureReducer, state: Feature(), middlewares: [holding])
+    let sendLine = #line + 1
+    store.send(FeatureAction.never)
+    #expect(
+      store.runningEffects == [
+        "the custom polling of holding, started by the sent action FeatureAction.never "
+          + "(TestStoreTests.swift:\(sendLine))"
+      ])
+    store.skipInFlightEffects()
+  }
+}
