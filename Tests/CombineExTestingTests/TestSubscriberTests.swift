@@ -35,6 +35,8 @@ struct TestSubscriberTests {
     await withKnownIssue {
       let value = await recorder.next(timeout: .milliseconds(50))
       #expect(value == nil)
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains("Timed out")
     }
   }
 }

@@ -182,7 +182,12 @@ extension EffectMiddleware where Dependencies == Void {
           let effect = component.handle(
             input, state, Context(source: source, dependencies: (), table: table))
           let origin = component.origin
-          table.run(effect) { output in
+          table.run(
+            effect,
+            description:
+              "an effect of the EffectMiddleware written at \(origin.file):\(origin.line)"
+              + (effect.cancellationToken.map { " (cancellation token \($0))" } ?? "")
+          ) { output in
             dispatch(SourcedAction.wrap(handlers.toAction(output), source: origin))
           }
         }

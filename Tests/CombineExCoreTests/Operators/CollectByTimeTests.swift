@@ -7,18 +7,12 @@ import Testing
 struct CollectByTimeTests {
   @Test("byTime emits what arrived during each interval")
   func byTime() {
+    // One tick is 500 ms: the intervals end at ticks 2 and 4.
     let scheduler = DispatchQueue.test
-    let subject = PassthroughSubject<Int, Never>()
-    let recorder = subject.collect(.byTime(scheduler, .seconds(1))).record()
-    subject.send(1)
-    subject.send(2)
-    scheduler.advance(by: .milliseconds(999))
-    #expect(recorder.values == [])
-    scheduler.advance(by: .milliseconds(1))
-    #expect(recorder.values == [[1, 2]])
-    subject.send(3)
-    scheduler.advance(by: .seconds(1))
-    #expect(recorder.values == [[1, 2], [3]])
+    let input = scheduler.hotPublisher("(ab)--c", tick: .milliseconds(500))
+    scheduler.expect(
+      input.collect(.byTime(scheduler, .seconds(1))), toProduce: "--x-y",
+      values: ["x": ["a", "b"], "y": ["c"]], tick: .milliseconds(500))
   }
 
   @Test("an interval without values emits nothing")

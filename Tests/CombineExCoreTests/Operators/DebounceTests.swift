@@ -7,29 +7,19 @@ import Testing
 struct DebounceTests {
   @Test("emits the latest value once the upstream has been quiet for the due time")
   func emitsAfterQuiet() {
+    // One tick is 500 ms: b comes 500 ms after a, and is emitted 1 s after b.
     let scheduler = DispatchQueue.test
-    let subject = PassthroughSubject<Int, Never>()
-    let recorder = subject.debounce(for: .seconds(1), scheduler: scheduler).record()
-    subject.send(1)
-    scheduler.advance(by: .milliseconds(500))
-    subject.send(2)
-    scheduler.advance(by: .milliseconds(999))
-    #expect(recorder.values == [])
-    scheduler.advance(by: .milliseconds(1))
-    #expect(recorder.values == [2])
+    let input = scheduler.hotPublisher("ab", tick: .milliseconds(500))
+    scheduler.expect(
+      input.debounce(for: .seconds(1), scheduler: scheduler),
+      toProduce: "---b", tick: .milliseconds(500))
   }
 
   @Test("separate bursts give separate values")
   func separateBursts() {
     let scheduler = DispatchQueue.test
-    let subject = PassthroughSubject<Int, Never>()
-    let recorder = subject.debounce(for: .seconds(1), scheduler: scheduler).record()
-    subject.send(1)
-    subject.send(2)
-    scheduler.advance(by: .seconds(2))
-    subject.send(3)
-    scheduler.advance(by: .seconds(1))
-    #expect(recorder.values == [2, 3])
+    let input = scheduler.hotPublisher("(ab)-c")
+    scheduler.expect(input.debounce(for: .seconds(1), scheduler: scheduler), toProduce: "-b-c")
   }
 
   @Test("a finish drops the waiting value and is delivered from the scheduler")

@@ -7,20 +7,12 @@ import Testing
 struct DelayTests {
   @Test("each value arrives exactly one interval after it was sent")
   func delaysValues() {
+    // One tick is 500 ms.
     let scheduler = DispatchQueue.test
-    let subject = PassthroughSubject<Int, Never>()
-    let recorder = subject.delay(for: .seconds(1), scheduler: scheduler).record()
-    subject.send(1)
-    scheduler.advance(by: .milliseconds(500))
-    subject.send(2)
-    scheduler.advance(by: .milliseconds(499))
-    #expect(recorder.values == [])
-    scheduler.advance(by: .milliseconds(1))
-    #expect(recorder.values == [1])
-    scheduler.advance(by: .milliseconds(499))
-    #expect(recorder.values == [1])
-    scheduler.advance(by: .milliseconds(1))
-    #expect(recorder.values == [1, 2])
+    let input = scheduler.hotPublisher("ab", tick: .milliseconds(500))
+    scheduler.expect(
+      input.delay(for: .seconds(1), scheduler: scheduler), toProduce: "--ab",
+      tick: .milliseconds(500))
   }
 
   @Test("values sent together arrive together, in order")
@@ -34,14 +26,12 @@ struct DelayTests {
 
   @Test("the completion is delayed too")
   func delaysCompletion() {
+    // One tick is 500 ms.
     let scheduler = DispatchQueue.test
-    let subject = PassthroughSubject<Int, Never>()
-    let recorder = subject.delay(for: .seconds(1), scheduler: scheduler).record()
-    subject.send(completion: .finished)
-    scheduler.advance(by: .milliseconds(999))
-    #expect(recorder.receivedCompletion == nil)
-    scheduler.advance(by: .milliseconds(1))
-    #expect(recorder.receivedCompletion == .finished)
+    let input = scheduler.hotPublisher("|", tick: .milliseconds(500))
+    scheduler.expect(
+      input.delay(for: .seconds(1), scheduler: scheduler), toProduce: "--|",
+      tick: .milliseconds(500))
   }
 
   @Test("the upstream's failure is delayed and passed on")

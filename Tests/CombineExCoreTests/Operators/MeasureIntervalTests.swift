@@ -7,15 +7,12 @@ import Testing
 struct MeasureIntervalTests {
   @Test("measures from the subscription, then between values")
   func measures() {
+    // One tick is 500 ms.
     let scheduler = DispatchQueue.test
-    let subject = PassthroughSubject<Void, Never>()
-    let recorder = subject.measureInterval(using: scheduler).record()
-    scheduler.advance(by: .seconds(2))
-    subject.send()
-    scheduler.advance(by: .milliseconds(500))
-    subject.send()
-    subject.send()
-    #expect(recorder.values == [.seconds(2), .milliseconds(500), .zero])
+    let input = scheduler.hotPublisher("----a(bc)", tick: .milliseconds(500))
+    scheduler.expect(
+      input.measureInterval(using: scheduler), toProduce: "----x(yz)",
+      values: ["x": .seconds(2), "y": .milliseconds(500), "z": .zero], tick: .milliseconds(500))
   }
 
   @Test("values are emitted at once, without the scheduler")

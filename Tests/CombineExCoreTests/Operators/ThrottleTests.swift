@@ -19,34 +19,22 @@ struct ThrottleTests {
 
   @Test("latest: true emits the last value of the interval, one interval after the first")
   func latestTrue() {
+    // One tick is 100 ms: the interval after a ends at tick 10.
     let scheduler = DispatchQueue.test
-    let subject = PassthroughSubject<Int, Never>()
-    let recorder = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).record()
-    subject.send(1)
-    scheduler.advance()
-    subject.send(2)
-    scheduler.advance(by: .milliseconds(300))
-    subject.send(3)
-    subject.send(4)
-    scheduler.advance(by: .milliseconds(699))
-    #expect(recorder.values == [1])
-    scheduler.advance(by: .milliseconds(1))
-    #expect(recorder.values == [1, 4])
+    let input = scheduler.hotPublisher("ab-(cd)", tick: .milliseconds(100))
+    scheduler.expect(
+      input.throttle(for: .seconds(1), scheduler: scheduler, latest: true),
+      toProduce: "a---------d", tick: .milliseconds(100))
   }
 
   @Test("latest: false emits the first value of the interval")
   func latestFalse() {
+    // One tick is 100 ms: the interval after a ends at tick 10.
     let scheduler = DispatchQueue.test
-    let subject = PassthroughSubject<Int, Never>()
-    let recorder = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: false)
-      .record()
-    subject.send(1)
-    scheduler.advance()
-    subject.send(2)
-    subject.send(3)
-    subject.send(4)
-    scheduler.advance(by: .seconds(1))
-    #expect(recorder.values == [1, 2])
+    let input = scheduler.hotPublisher("ab-(cd)", tick: .milliseconds(100))
+    scheduler.expect(
+      input.throttle(for: .seconds(1), scheduler: scheduler, latest: false),
+      toProduce: "a---------b", tick: .milliseconds(100))
   }
 
   @Test("values sent before the first emission collapse into it", arguments: [true, false])

@@ -8,12 +8,9 @@ struct TimeoutTests {
   @Test("finishes when no value arrives within the interval")
   func finishesOnTimeout() {
     let scheduler = DispatchQueue.test
-    let recorder = PassthroughSubject<Int, Never>()
-      .timeout(.seconds(5), scheduler: scheduler).record()
-    scheduler.advance(by: .milliseconds(4999))
-    #expect(recorder.receivedCompletion == nil)
-    scheduler.advance(by: .milliseconds(1))
-    #expect(recorder.receivedCompletion == .finished)
+    scheduler.expect(
+      PassthroughSubject<String, Never>().timeout(.seconds(5), scheduler: scheduler),
+      toProduce: "-----|")
   }
 
   @Test("fails with the custom error when one is given")
@@ -28,17 +25,9 @@ struct TimeoutTests {
   @Test("each value restarts the timer")
   func valuesRestartTimer() {
     let scheduler = DispatchQueue.test
-    let subject = PassthroughSubject<Int, Never>()
-    let recorder = subject.timeout(.seconds(5), scheduler: scheduler).record()
-    scheduler.advance(by: .seconds(4))
-    subject.send(1)
-    scheduler.advance(by: .seconds(4))
-    subject.send(2)
-    scheduler.advance(by: .seconds(4))
-    #expect(recorder.values == [1, 2])
-    #expect(recorder.receivedCompletion == nil)
-    scheduler.advance(by: .seconds(1))
-    #expect(recorder.receivedCompletion == .finished)
+    let input = scheduler.hotPublisher("----a---b")
+    scheduler.expect(
+      input.timeout(.seconds(5), scheduler: scheduler), toProduce: "----a---b----|")
     #expect(scheduler.pendingWorkCount == 0)
   }
 

@@ -62,6 +62,21 @@ struct MarblePublisherTests {
       input.debounce(for: .seconds(2), scheduler: scheduler), toProduce: "-------c-|")
   }
 
+  @Test("an event at the very end of the expected diagram belongs to the next tick")
+  func eventAtTheEnd() {
+    let scheduler = DispatchQueue.test
+    // b happens at tick 3, the moment the 3-tick diagram ends: it is not compared.
+    let input = scheduler.hotPublisher("-a-b")
+    scheduler.expect(input, toProduce: "-a-")
+  }
+
+  @Test("a timer's ticks match a diagram of the same length")
+  func timerTicks() {
+    let scheduler = DispatchQueue.test
+    let timer = scheduler.timerPublisher(every: .seconds(1)).autoconnect().map { _ in "t" }
+    scheduler.expect(timer, toProduce: "-ttt")
+  }
+
   @Test("expect(_:toProduce:) records an issue showing both diagrams when events differ")
   func expectationFailsWithBothDiagrams() {
     let scheduler = DispatchQueue.test

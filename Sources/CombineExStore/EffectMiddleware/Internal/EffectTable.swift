@@ -15,7 +15,8 @@ final class EffectCounter: Sendable {
 /// it over, under `lock`, exactly once: its completion, its replacement by a new effect with
 /// the same token, `toCancel`, or the table's end (the store is gone). The completion only
 /// removes the run it belongs to (compared by identity), so a late completion of a replaced
-/// run can never remove its successor; and the counter moves once in, once out.
+/// run can never remove its successor; and the counter moves once in, once out. The end of a
+/// run that an ``EffectTracking`` observer saw start is reported once, outside the lock.
 final class EffectTable: @unchecked Sendable {
   // @unchecked Sendable: `byToken`, `untokened` and every run's `isOver` and `cancellable` are
   // guarded by `lock`; cancellables are cancelled outside it.
@@ -23,13 +24,34 @@ final class EffectTable: @unchecked Sendable {
   /// One effect in flight.
   final class Run {
     let token: CancellationKey?
+    /// The run as reported to an ``EffectTracking`` observer, if one watched it start.
+    let tracked: TrackedEffect?
     /// What cancels the effect, once its subscription has returned. Guarded by the table's lock.
     var cancellable: AnyCancellable?
     /// Guarded by the table's lock.
     var isOver = false
 
-    init(token: CancellationKey?) {
+    init(token: CancellationKey?, tracked: TrackedEffect?) {
       self.token = token
+      self.tracked = tracked
+    }
+  }
+
+  /// What is left to do, outside the lock, for a run that ``end(_:)`` marked over.
+  struct Ended {
+    let cancellable: AnyCancellable?
+    let tracked: TrackedEffect?
+
+    /// Cancels the effect, then reports its end.
+    func cancel() {
+      cancellable?.cancel()
+      tracked?.end()
+    }
+
+    /// Releases the effect's cancellable (the effect is over already), then reports its end.
+    func release() {
+      withExtendedLifetime(cancellable) {}
+      tracked?.end()
     }
   }
 
@@ -47,11 +69,15 @@ final class EffectTable: @unchecked Sendable {
   }
 
   /// Subscribes `effect`, sending its outputs with `send`. An effect with a token first cancels
-  /// the effect in flight with the same token, before it starts.
-  func run<Output>(_ effect: Effect<Output, Never>, send: @escaping (Output) -> Void) {
-    let run = Run(token: effect.token)
-    let replaced = lock.withLock { () -> AnyCancellable? in
-      var replaced: AnyCancellable?
+  /// the effect in flight with the same token, before it starts. The run is reported to the
+  /// current ``EffectTracking`` observer, if any, with `description`.
+  func run<Output>(
+    _ effect: Effect<Output, Never>, description: @autoclosure () -> String,
+    send: @escaping (Output) -> Void
+  ) {
+    let run = Run(token: effect.token, tracked: EffectTracking.start(description()))
+    let replaced = lock.withLock { () -> Ended? in
+      var replaced: Ended?
       if let token = run.token {
         if let old = byToken[token] {
           replaced = end(old)
@@ -79,23 +105,23 @@ final class EffectTable: @unchecked Sendable {
 
   /// Cancels the effect in flight under `token`, if any.
   func cancel(_ token: CancellationKey) {
-    let cancellable = lock.withLock { () -> AnyCancellable? in
+    let ended = lock.withLock { () -> Ended? in
       guard let run = byToken.removeValue(forKey: token) else { return nil }
       return end(run)
     }
-    cancellable?.cancel()
+    ended?.cancel()
   }
 
   /// Cancels every effect in flight.
   func cancelAll() {
-    let cancellables = lock.withLock { () -> [AnyCancellable] in
+    let ended = lock.withLock { () -> [Ended] in
       let runs = Array(byToken.values) + Array(untokened.values)
       byToken = [:]
       untokened = [:]
-      return runs.compactMap { end($0) }
+      return runs.map { end($0) }
     }
-    for cancellable in cancellables {
-      cancellable.cancel()
+    for run in ended {
+      run.cancel()
     }
   }
 
@@ -106,7 +132,7 @@ final class EffectTable: @unchecked Sendable {
 
   /// Removes `run` after its completion, if it is still in the table.
   private func finished(_ run: Run) {
-    let cancellable = lock.withLock { () -> AnyCancellable? in
+    let ended = lock.withLock { () -> Ended? in
       guard !run.isOver else { return nil }
       if let token = run.token {
         if byToken[token] === run { byToken[token] = nil }
@@ -115,15 +141,15 @@ final class EffectTable: @unchecked Sendable {
       }
       return end(run)
     }
-    withExtendedLifetime(cancellable) {}  // released outside the lock
+    ended?.release()  // outside the lock
   }
 
   /// Under `lock`: marks `run` over (the caller has taken it out of the table) and returns its
-  /// cancellable for the caller to cancel or release outside the lock.
-  private func end(_ run: Run) -> AnyCancellable? {
+  /// cancellable and tracking handle, for the caller to cancel or release outside the lock.
+  private func end(_ run: Run) -> Ended {
     run.isOver = true
     counter.count.subtract(1, ordering: .relaxed)
     defer { run.cancellable = nil }
-    return run.cancellable
+    return Ended(cancellable: run.cancellable, tracked: run.tracked)
   }
 }

@@ -9,7 +9,8 @@ import CombineEx
 /// (nothing stored, or every pipeline ended synchronously), nothing is retained; otherwise the
 /// cancellables are kept until the cleanups reach it. Cleanups for an entry that no longer
 /// exists are ignored, and ids are never reused, so a late or extra `cleanup()` can never touch
-/// another dispatch.
+/// another dispatch. A retained entry is reported to the ``EffectTracking`` observer bound where
+/// its action was processed, from its retention until its release.
 final class RetentionBook: @unchecked Sendable {
   // @unchecked Sendable: every stored property is guarded by `lock`; cancellables are released
   // (and so cancelled) outside it.
@@ -22,6 +23,8 @@ final class RetentionBook: @unchecked Sendable {
     /// The number of stored cancellables, once the body has returned.
     var stored: Int?
     var cancellables: Set<AnyCancellable> = []
+    /// The retention as reported to an ``EffectTracking`` observer, if any.
+    var tracked: TrackedEffect?
   }
 
   private let lock = Lock()
@@ -51,8 +54,12 @@ final class RetentionBook: @unchecked Sendable {
   }
 
   /// Records the cancellables the body stored, and keeps them unless their cleanups are all in.
-  func close(_ id: UInt64, storing cancellables: Set<AnyCancellable>) {
-    let released = lock.withLock { () -> Set<AnyCancellable> in
+  /// `tracked` reports the retention to an ``EffectTracking`` observer; it ends at once if
+  /// nothing is retained.
+  func close(
+    _ id: UInt64, storing cancellables: Set<AnyCancellable>, tracked: TrackedEffect?
+  ) {
+    let released = lock.withLock { () -> Set<AnyCancellable>? in
       guard var entry = entries[id] else { return cancellables }
       if entry.cleanups >= cancellables.count {
         entries[id] = nil
@@ -60,43 +67,51 @@ final class RetentionBook: @unchecked Sendable {
       }
       entry.stored = cancellables.count
       entry.cancellables = cancellables
+      entry.tracked = tracked
       entries[id] = entry
       retained += 1
-      return []
+      return nil
     }
+    guard let released else { return }
     withExtendedLifetime(released) {}  // released (and so cancelled) here, outside the lock
+    tracked?.end()
   }
 
   /// Counts one `cleanup()` for the dispatch `id`, and releases its pipelines once every stored
   /// pipeline has been cleaned up.
   func cleanup(_ id: UInt64) {
-    let released = lock.withLock { () -> Set<AnyCancellable> in
-      guard var entry = entries[id] else { return [] }
+    let released = lock.withLock { () -> Entry? in
+      guard var entry = entries[id] else { return nil }
       entry.cleanups += 1
       guard let stored = entry.stored, entry.cleanups >= stored else {
         entries[id] = entry
-        return []
+        return nil
       }
       entries[id] = nil
       retained -= 1
-      return entry.cancellables
+      return entry
     }
-    withExtendedLifetime(released) {}
+    guard let released else { return }
+    withExtendedLifetime(released.cancellables) {}
+    released.tracked?.end()
   }
 
   /// Cancels and releases everything retained for a store that is gone.
   func releaseAll(attachment: UInt64) {
-    let released = lock.withLock { () -> [Set<AnyCancellable>] in
-      var released: [Set<AnyCancellable>] = []
+    let released = lock.withLock { () -> [Entry] in
+      var released: [Entry] = []
       for (id, entry) in entries where entry.attachment == attachment {
         entries[id] = nil
         if entry.stored != nil { retained -= 1 }
-        released.append(entry.cancellables)
+        released.append(entry)
       }
       return released
     }
-    for cancellable in released.joined() {
-      cancellable.cancel()
+    for entry in released {
+      for cancellable in entry.cancellables {
+        cancellable.cancel()
+      }
+      entry.tracked?.end()
     }
   }
 
@@ -126,7 +141,12 @@ final class RetentionBook: @unchecked Sendable {
       action.body(
         { dispatch(SourcedAction.wrap($0, source: source)) }, getState, &cancellables,
         { [weak book] in book?.cleanup(entry) })
-      book.close(entry, storing: cancellables)
+      let tracked =
+        cancellables.isEmpty
+        ? nil
+        : EffectTracking.start(
+          "the pipelines of the RetainedPublisherAction created at \(source.file):\(source.line)")
+      book.close(entry, storing: cancellables, tracked: tracked)
     }
   }
 }
