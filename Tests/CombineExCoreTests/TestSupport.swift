@@ -1,6 +1,5 @@
 import CombineExCore
 import Foundation
-import Synchronization
 
 /// An error with an identity, for failure paths.
 struct TestError: Error, Equatable, CustomStringConvertible {
@@ -17,7 +16,7 @@ final class TestOwner: @unchecked Sendable {
 /// Records values delivered from any thread and counts overlapping deliveries, which would
 /// break the serial-delivery rule.
 final class SerialDeliveryChecker: Sendable {
-  private let state = Mutex<(values: [Int], inside: Int, overlaps: Int)>(([], 0, 0))
+  private let state = LockedBox<(values: [Int], inside: Int, overlaps: Int)>(([], 0, 0))
 
   func receive(_ value: Int) {
     state.withLock {

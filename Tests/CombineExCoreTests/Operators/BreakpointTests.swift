@@ -1,14 +1,13 @@
 import CombineExCore
 import CombineExTesting
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("breakpoint")
 struct BreakpointTests {
   @Test("closures that return false let every event through, and see each one")
   func passesEventsThrough() {
-    let seen = Mutex<[String]>([])
+    let seen = LockedBox<[String]>([])
     let recorder = [1, 2].publisher.eraseToAnyPublisher().breakpoint(
       receiveSubscription: { _ in
         seen.withLock { $0.append("subscription") }

@@ -6,7 +6,7 @@ import Testing
 /// Collects the events that `handleEvents` reports, in order.
 private final class EventLog: @unchecked Sendable {
   // @unchecked Sendable: `events` is guarded by `lock`.
-  private let lock = Mutex<[String]>([])
+  private let lock = LockedBox<[String]>([])
   var events: [String] { lock.withLock { $0 } }
   func append(_ event: String) { lock.withLock { $0.append(event) } }
 }

@@ -1,13 +1,12 @@
 import CombineExCore
 import CombineExTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// A text stream that keeps what it is given, for checking `print`'s messages.
 private final class LogStream: TextOutputStream, @unchecked Sendable {
-  // @unchecked Sendable: `text` is guarded by its Mutex; `onWrite` is set before use.
-  private let text = Mutex("")
+  // @unchecked Sendable: `text` is guarded by its LockedBox; `onWrite` is set before use.
+  private let text = LockedBox("")
   var onWrite: ((String) -> Void)?
 
   func write(_ string: String) {
@@ -67,7 +66,7 @@ struct PrintTests {
   @Test("each message is written, then its newline")
   func writesMessageThenNewline() {
     let stream = LogStream()
-    let writes = Mutex<[String]>([])
+    let writes = LockedBox<[String]>([])
     stream.onWrite = { string in writes.withLock { $0.append(string) } }
     let recorder = Just(1).print(to: stream).record(initialDemand: .none)
     recorder.cancel()

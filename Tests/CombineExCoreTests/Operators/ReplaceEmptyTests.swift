@@ -1,6 +1,5 @@
 import CombineExCore
 import CombineExTesting
-import Synchronization
 import Testing
 
 @Suite("replaceEmpty")

@@ -1,7 +1,6 @@
 import CombineExCore
 import CombineExTesting
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("CurrentValueSubject")
@@ -95,7 +94,7 @@ struct CurrentValueSubjectTests {
   @Test("stress: subscribing while other threads send never loses or duplicates a value")
   func stressSubscribeWhileSending() async {
     let subject = CurrentValueSubject<Int, Never>(0)
-    let recorders = Mutex<[TestSubscriber<Int, Never>]>([])
+    let recorders = LockedBox<[TestSubscriber<Int, Never>]>([])
     await concurrentPerform(8) { thread in
       if thread.isMultiple(of: 2) {
         for value in 1...1_000 { subject.send(thread * 10_000 + value) }

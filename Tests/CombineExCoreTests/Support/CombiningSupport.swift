@@ -1,6 +1,5 @@
 import CombineExCore
 import Foundation
-import Synchronization
 
 /// A publisher the test drives by hand, from any thread. Each subscription records how much it
 /// was asked for (explicit requests plus demand returned from `receive`) and whether it was
@@ -172,8 +171,8 @@ final class LeakProbe<Input, Failure: Error>: Subscriber, Cancellable, @unchecke
 /// A subscriber for stress tests: counts values and completions from any thread, checks that
 /// deliveries never overlap, and lets the test run code inside `receive`.
 final class StressSubscriber<Input: Sendable, Failure: Error>: Subscriber, @unchecked Sendable {
-  // @unchecked Sendable: `state` is a Mutex; `subscription` is guarded by `subscriptionLock`.
-  private let state = Mutex<(values: [Input], completions: Int, inside: Int, overlaps: Int)>(
+  // @unchecked Sendable: `state` is a LockedBox; `subscription` is guarded by `subscriptionLock`.
+  private let state = LockedBox<(values: [Input], completions: Int, inside: Int, overlaps: Int)>(
     ([], 0, 0, 0))
   private let initialDemand: Subscribers.Demand
   private let demandPerValue: Subscribers.Demand

@@ -4,7 +4,7 @@ import Synchronization
 
 /// What a ``UpstreamProbe`` saw: every demand requested from the upstream and every cancel.
 final class UpstreamLog: Sendable {
-  private let state = Mutex<(requests: [Subscribers.Demand], cancels: Int, subscriptions: Int)>(
+  private let state = LockedBox<(requests: [Subscribers.Demand], cancels: Int, subscriptions: Int)>(
     ([], 0, 0))
 
   var requests: [Subscribers.Demand] { state.withLock { $0.requests } }

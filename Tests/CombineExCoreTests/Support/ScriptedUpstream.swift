@@ -1,19 +1,18 @@
 import CombineExCore
-import Synchronization
 
 /// An upstream under the test's direct control, for operator tests: it accepts one subscriber,
 /// hands it a subscription that records every request and cancel, and lets the test send
 /// values and completions straight to the subscriber, whatever the demand (so a test can see
 /// what the operator does with the demand it asked for, and what it returns).
 final class ScriptedUpstream<Output, Failure: Error>: Publisher, @unchecked Sendable {
-  // @unchecked Sendable: `state` is a Mutex; the subscriber is only called by the test thread.
+  // @unchecked Sendable: `state` is a LockedBox; the subscriber is only called by the test thread.
   private struct State {
     var subscriber: AnySubscriber<Output, Failure>?
     var requests: [Subscribers.Demand] = []
     var cancels = 0
   }
 
-  private let state = Mutex(State())
+  private let state = LockedBox(State())
 
   /// Every demand requested through the subscription, in order.
   var requests: [Subscribers.Demand] { state.withLock { $0.requests } }

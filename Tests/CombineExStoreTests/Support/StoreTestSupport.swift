@@ -104,7 +104,7 @@ final class Counter: Sendable {
 /// Records values delivered from any thread and counts overlapping deliveries, which would
 /// break the serial-delivery rule.
 final class SerialDeliveryChecker: Sendable {
-  private let state = Mutex<(values: [Int], inside: Int, overlaps: Int)>(([], 0, 0))
+  private let state = LockedBox<(values: [Int], inside: Int, overlaps: Int)>(([], 0, 0))
 
   init() {}
 

@@ -1,7 +1,6 @@
 import CombineExStore
 import CombineExTesting
 import Foundation
-import Synchronization
 import Testing
 
 // A small feature to drive through TestStore: a counter that loads a "fact" about its value,
@@ -116,7 +115,7 @@ func text(of issue: Issue) -> String {
 
 /// Collects the issues a test helper records while it runs.
 final class IssueCollector: Sendable {
-  private let collected = Mutex<[Issue]>([])
+  private let collected = LockedBox<[Issue]>([])
 
   var issues: [Issue] { collected.withLock { $0 } }
 

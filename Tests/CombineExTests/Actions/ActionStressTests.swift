@@ -1,6 +1,5 @@
 import CombineEx
 import CombineExTesting
-import Synchronization
 import Testing
 
 @Suite("Action under concurrency")
@@ -32,7 +31,7 @@ struct ActionStressTests {
 
   @Test("stress: concurrent applies never overlap, and each attempt either runs or is refused")
   func stressConcurrentAppliesNeverOverlap() async {
-    let inFlight = Mutex((current: 0, overlaps: 0))
+    let inFlight = LockedBox((current: 0, overlaps: 0))
     let action = Action<Int, Int, Never> { input in
       inFlight.withLock {
         $0.current += 1

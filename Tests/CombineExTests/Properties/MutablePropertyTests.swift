@@ -1,7 +1,6 @@
 import CombineEx
 import CombineExTesting
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("MutableProperty")
@@ -128,7 +127,7 @@ struct MutablePropertyTests {
   @Test("stress: concurrent sets are delivered once each, serially, the last being value")
   func stressConcurrentSets() async {
     let property = MutableProperty(-1)
-    let delivered = Mutex<(values: [Int], inside: Int, overlaps: Int)>(([], 0, 0))
+    let delivered = LockedBox<(values: [Int], inside: Int, overlaps: Int)>(([], 0, 0))
     let cancellable = property.sink { value in
       delivered.withLock {
         $0.inside += 1

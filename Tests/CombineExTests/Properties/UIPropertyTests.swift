@@ -1,7 +1,6 @@
 import CombineEx
 import Dispatch
 import Observation
-import Synchronization
 import Testing
 
 extension MainQueueTests {

@@ -1,6 +1,5 @@
 import CombineEx
 import Dispatch
-import Synchronization
 import Testing
 
 extension MainQueueTests {
@@ -120,8 +119,8 @@ extension MainQueueTests {
 
     @Test("stress: work scheduled from 8 threads runs on the main queue, in each thread's order")
     func stressOrderPerThread() async {
-      let seen = Mutex<[[Int]]>(Array(repeating: [], count: 8))
-      let offMain = Mutex(0)
+      let seen = LockedBox<[[Int]]>(Array(repeating: [], count: 8))
+      let offMain = LockedBox(0)
       await concurrentIterations(8) { thread in
         for index in 0..<200 {
           UIScheduler.shared.schedule {

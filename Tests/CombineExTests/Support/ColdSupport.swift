@@ -1,10 +1,9 @@
 import CombineEx
 import Foundation
-import Synchronization
 
 /// A thread-safe counter: how many times a factory, a closure or a run happened.
 final class RunCounter: Sendable {
-  private let count = Mutex(0)
+  private let count = LockedBox(0)
 
   /// The count so far.
   var value: Int { count.withLock { $0 } }

@@ -1,7 +1,6 @@
 import CombineEx
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 /// Every test that uses the main queue through `UIScheduler` runs in this suite, one at a time:
@@ -43,7 +42,7 @@ enum MainQueue {
 
 /// A list of events recorded from any thread.
 final class EventLog: Sendable {
-  private let events = Mutex<[String]>([])
+  private let events = LockedBox<[String]>([])
 
   func append(_ event: String) {
     events.withLock { $0.append(event) }

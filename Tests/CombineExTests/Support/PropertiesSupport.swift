@@ -1,6 +1,5 @@
 import CombineEx
 import Foundation
-import Synchronization
 
 /// A property that counts its subscriptions and the cancels that reach it: a probe for
 /// "subscribes once", "cancel reaches the source" and "the composition lets go of it".
@@ -26,7 +25,7 @@ struct ProbedProperty<Output>: PropertyProtocol {
 /// Records values delivered from any thread, and counts overlapping deliveries (which would
 /// break the serial-delivery rule).
 final class DeliveryLog<Value: Sendable>: Sendable {
-  private let state = Mutex<(values: [Value], inside: Int, overlaps: Int)>(([], 0, 0))
+  private let state = LockedBox<(values: [Value], inside: Int, overlaps: Int)>(([], 0, 0))
 
   func receive(_ value: Value) {
     state.withLock {
@@ -68,7 +67,7 @@ final class ProbedSendableProperty<Output: Sendable>: PropertyProtocol, Sendable
   typealias Failure = Never
 
   let source: MutableProperty<Output>
-  private let cancelCount = Mutex(0)
+  private let cancelCount = LockedBox(0)
 
   init(_ initial: Output) {
     source = MutableProperty(initial)

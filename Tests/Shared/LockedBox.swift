@@ -1,3 +1,4 @@
+// Shared by every test target: each target's Support folder links to this file.
 import Foundation
 
 /// A value shared by the threads of a stress test, guarded by an `NSLock`.
@@ -12,9 +13,9 @@ final class LockedBox<Value>: @unchecked Sendable {
   init(_ value: Value) { self.value = value }
 
   /// Runs `body` with exclusive access to the value.
-  func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }
-    return body(&value)
+    return try body(&value)
   }
 }
