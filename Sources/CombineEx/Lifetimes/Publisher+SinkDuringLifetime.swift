@@ -1,5 +1,4 @@
 import CombineExCore
-import Synchronization
 
 extension Publisher {
   /// Attaches a subscriber whose subscription lives as long as `object`, without you keeping
@@ -180,7 +179,9 @@ protocol LifetimeBinding: AnyObject, Sendable {
 /// on Linux). Entries are removed when their sink ends; sinks whose owner is gone are swept out
 /// whenever the registry has doubled in size since the last sweep, so the registry stays
 /// proportional to the live subscriptions.
-final class LifetimeBindings: Sendable {
+final class LifetimeBindings: @unchecked Sendable {
+  // @unchecked Sendable: `state` is only touched under `lock` (the core's `Lock`, whose
+  // contended path the thread sanitizer sees, unlike the standard library's `Mutex`).
   static let shared = LifetimeBindings()
 
   private struct State {
@@ -188,13 +189,14 @@ final class LifetimeBindings: Sendable {
     var sweepThreshold = 64
   }
 
-  private let state = Mutex(State())
+  private let lock = Lock()
+  private var state = State()
 
   /// The number of live bindings (for tests and diagnostics).
-  var count: Int { state.withLock { $0.bindings.count } }
+  var count: Int { lock.withLock { state.bindings.count } }
 
   func bind(_ binding: any LifetimeBinding, to owner: AnyObject) {
-    let orphans = state.withLock { state -> [any LifetimeBinding] in
+    let orphans = lock.withLock { () -> [any LifetimeBinding] in
       state.bindings[ObjectIdentifier(binding)] = binding
       guard state.bindings.count >= state.sweepThreshold else { return [] }
       let orphans = state.bindings.values.filter { !$0.isOwnerAlive }
@@ -205,6 +207,8 @@ final class LifetimeBindings: Sendable {
   }
 
   func unbind(_ binding: any LifetimeBinding) {
-    _ = state.withLock { $0.bindings.removeValue(forKey: ObjectIdentifier(binding)) }
+    let removed = lock.withLock { state.bindings.removeValue(forKey: ObjectIdentifier(binding)) }
+    // Released outside the lock: the binding's deinitialization may run user code.
+    _ = removed
   }
 }
