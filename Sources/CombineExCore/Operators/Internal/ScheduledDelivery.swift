@@ -68,6 +68,11 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
   func receive(_ input: Input) -> Subscribers.Demand {
     // No status check: the outbox refuses values once cancelled, and drops values that an
     // upstream sends after its completion (the completion closes it when delivered).
+    if delay == nil, Context.self == ImmediateScheduler.self {
+      // The immediate scheduler would run the delivery at once: deliver without scheduling,
+      // and hand the subscriber's demand straight back to the upstream.
+      return outbox.send(.value(input))
+    }
     guard outbox.enqueue(.value(input)) else { return .none }
     scheduleDelivery()
     return .none

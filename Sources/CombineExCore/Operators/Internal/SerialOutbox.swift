@@ -112,7 +112,14 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
       delivering = true
       return takeNextLocked()
     }
-    guard var step = first else { return .none }
+    guard let first else { return .none }
+    return deliver(startingWith: first)
+  }
+
+  /// The delivering thread's loop: delivers `first`, then every event credited meanwhile.
+  @inlinable
+  func deliver(startingWith first: (Downstream, Event)) -> Subscribers.Demand {
+    var step = first
     var demand = Subscribers.Demand.none
     while true {
       switch step.1 {
@@ -127,11 +134,29 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   }
 
   /// Enqueues `event` and delivers the oldest waiting event (which is `event` when nothing
-  /// else waits).
+  /// else waits): what a scheduled action that runs at once (`ImmediateScheduler`) does.
+  /// Returns the demand the subscriber returned from the values this call delivered.
   @inlinable
   func send(_ event: Event) -> Subscribers.Demand {
-    guard enqueue(event) else { return .none }
-    return deliverOne()
+    let first = lock.withLock { () -> (Downstream, Event)? in
+      guard let downstream else { return nil }
+      if !delivering, head == queue.count {
+        // Nothing waits and nobody delivers: `event` is next, so it skips the queue.
+        delivering = true
+        if case .completion = event {
+          self.downstream = nil
+          credits = 0
+        }
+        return (downstream, event)
+      }
+      queue.append(event)
+      credits += 1
+      if delivering { return nil }
+      delivering = true
+      return takeNextLocked()
+    }
+    guard let first else { return .none }
+    return deliver(startingWith: first)
   }
 
   /// Drops every waiting event and releases the subscriber; nothing is delivered afterwards.
