@@ -12,7 +12,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
   CustomStringConvertible, @unchecked Sendable
 {
   // @unchecked Sendable: `phase` decides, atomically, the one thread that may touch `downstream`
-  // and `value` after initialization.
+  // and `value` after initialization, so their accesses need no runtime exclusivity checks.
   /// Where the subscription is in its life; the raw values of an atomic.
   @usableFromInline
   enum Phase: UInt8 {
@@ -30,9 +30,11 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
   let phase = Atomic<UInt8>(Phase.starting.rawValue)
 
   @usableFromInline
+  @exclusivity(unchecked)
   var downstream: Downstream?
 
   @usableFromInline
+  @exclusivity(unchecked)
   var value: Downstream.Input?
 
   @inlinable

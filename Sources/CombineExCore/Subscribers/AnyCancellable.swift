@@ -32,6 +32,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// What to cancel, until ``cancel()`` takes it. A class-bound existential keeps this object
   /// small: closures and value-type cancellables are boxed in a ``ClosureCancellable``.
   @usableFromInline
+  @exclusivity(unchecked)
   var target: (any AnyObject & Cancellable)?
 
   /// Initializes the cancellable object with the given cancel-time closure.

@@ -66,6 +66,7 @@ extension Subscribers {
 
     /// The subscription, between `receive(subscription:)` and the end. Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var subscription: (any AnyObject & Subscription)?
 
     @usableFromInline
