@@ -1,0 +1,117 @@
+import CombineEx
+import CombineExTesting
+import Testing
+
+/// One test per bug the conformance suite found, so that each stays fixed even if the generic
+/// scenarios change.
+@Suite("conformance regressions")
+struct RegressionTests {
+  /// A subscriber that cancels from inside `receive(_:)` of its first value.
+  private func cancellingAtFirstValue<Input, Failure>(
+    _: Input.Type = Input.self, _: Failure.Type = Failure.self
+  ) -> Probe<Input, Failure> {
+    Probe(behaviour: ProbeBehaviour(cancelAtValue: 1))
+  }
+
+  @Test("Just sends no completion to a subscriber that cancels while receiving its value")
+  func justCancelInsideReceive() {
+    let probe = cancellingAtFirstValue(Int.self, Never.self)
+    Just(1).subscribe(probe)
+    #expect(probe.events == ["v:1"])
+    #expect(probe.violations.isEmpty)
+  }
+
+  @Test("reducing operators send no completion after a cancel from inside receive of the result")
+  func reducingOperatorsCancelInsideReceive() {
+    let subject = PassthroughSubject<Int, Never>()
+    let reduce = cancellingAtFirstValue(Int.self, Never.self)
+    let count = cancellingAtFirstValue(Int.self, Never.self)
+    let first = cancellingAtFirstValue(Int.self, Never.self)
+    let contains = cancellingAtFirstValue(Bool.self, Never.self)
+    subject.reduce(0, +).subscribe(reduce)
+    subject.count().subscribe(count)
+    subject.first().subscribe(first)
+    subject.contains(2).subscribe(contains)
+    subject.send(2)
+    subject.send(completion: .finished)
+    #expect(reduce.events == ["v:2"])
+    #expect(count.events == ["v:1"])
+    #expect(first.events == ["v:2"])
+    #expect(contains.events == ["v:true"])
+    #expect((reduce.violations + count.violations + first.violations).isEmpty)
+    #expect(contains.violations.isEmpty)
+  }
+
+  @Test("a reducing operator whose result waited for demand sends no completion after a cancel")
+  func reducingOperatorPendingResultCancelInsideReceive() {
+    let probe = Probe<Int, Never>(behaviour: ProbeBehaviour(initialDemand: .none, cancelAtValue: 1))
+    [1, 2, 3].publisher.reduce(0, +).subscribe(probe)
+    probe.request(.max(1))
+    #expect(probe.events == ["v:6"])
+    #expect(probe.violations.isEmpty)
+  }
+
+  @Test("collect(count) sends no completion after a cancel from inside receive of the last array")
+  func collectByCountCancelInsideLastArray() {
+    let probe = cancellingAtFirstValue([Int].self, Never.self)
+    [1].publisher.collect(2).subscribe(probe)
+    #expect(probe.events == ["v:[1]"])
+    #expect(probe.violations.isEmpty)
+  }
+
+  @Test("replaceEmpty sends no completion after a cancel from inside receive of the replacement")
+  func replaceEmptyCancelInsideReplacement() {
+    let probe = cancellingAtFirstValue(Int.self, Never.self)
+    Empty<Int, Never>().replaceEmpty(with: 9).subscribe(probe)
+    #expect(probe.events == ["v:9"])
+    #expect(probe.violations.isEmpty)
+  }
+
+  @Test("replaceError sends no completion after a cancel from inside receive of the replacement")
+  func replaceErrorCancelInsideReplacement() {
+    let probe = cancellingAtFirstValue(Int.self, Never.self)
+    Fail<Int, ConformanceError>(error: ConformanceError(1)).replaceError(with: 9).subscribe(probe)
+    #expect(probe.events == ["v:9"])
+    #expect(probe.violations.isEmpty)
+  }
+
+  @Test(
+    "publishers that complete at once send nothing to a subscriber that cancels on subscription")
+  func immediateCompletionsRespectCancelInSubscription() {
+    func cancelling<Input, Failure>(_: Input.Type, _: Failure.Type) -> Probe<Input, Failure> {
+      Probe(behaviour: ProbeBehaviour(cancelInSubscription: true))
+    }
+    let empty = cancelling(Int.self, Never.self)
+    let fail = cancelling(Int.self, ConformanceError.self)
+    let emptySequence = cancelling(Int.self, Never.self)
+    let completedSubject = cancelling(Int.self, Never.self)
+    let completedCurrentValueSubject = cancelling(Int.self, Never.self)
+    Empty<Int, Never>().subscribe(empty)
+    Fail<Int, ConformanceError>(error: ConformanceError(1)).subscribe(fail)
+    [Int]().publisher.subscribe(emptySequence)
+    let subject = PassthroughSubject<Int, Never>()
+    subject.send(completion: .finished)
+    subject.subscribe(completedSubject)
+    let currentValueSubject = CurrentValueSubject<Int, Never>(0)
+    currentValueSubject.send(completion: .finished)
+    currentValueSubject.subscribe(completedCurrentValueSubject)
+    for probe in [empty, emptySequence, completedSubject, completedCurrentValueSubject] {
+      #expect(probe.events.isEmpty)
+      #expect(probe.violations.isEmpty)
+    }
+    #expect(fail.events.isEmpty)
+    #expect(fail.violations.isEmpty)
+  }
+
+  @Test("publishers that complete at once still complete a subscriber that does not cancel")
+  func immediateCompletionsStillComplete() {
+    let empty = Empty<Int, Never>().record()
+    let fail = Fail<Int, ConformanceError>(error: ConformanceError(1)).record()
+    let subject = PassthroughSubject<Int, Never>()
+    subject.send(completion: .finished)
+    let late = subject.record()
+    #expect(empty.receivedCompletion == .finished)
+    #expect(fail.receivedCompletion == .failure(ConformanceError(1)))
+    #expect(late.receivedCompletion == .finished)
+  }
+}

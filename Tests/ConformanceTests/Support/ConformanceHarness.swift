@@ -1,0 +1,343 @@
+import CombineEx
+import Testing
+
+/// What a publisher under test is allowed to do differently from the general rules, and why.
+struct CaseTraits: OptionSet, Sendable {
+  let rawValue: Int
+
+  /// A stateless link with no subscription of its own (`map`, `filter`, `mapError`,
+  /// `eraseToAnyPublisher` ...): it forwards the upstream's events as they come, so "nothing
+  /// after cancel or completion" is its upstream's guarantee. The misbehaving-upstream checks
+  /// are skipped (Combine's own stateless operators behave the same).
+  static let passThrough = CaseTraits(rawValue: 1 << 0)
+  /// May legitimately never complete, even once every source ended or when it has none
+  /// (`Empty(completeImmediately: false)`, `MutableProperty`).
+  static let neverCompletes = CaseTraits(rawValue: 1 << 1)
+  /// Keeps its upstream subscription for its own lifetime, whatever its subscribers do
+  /// (`Property(initial:then:)`): a subscriber's cancel is not meant to reach the upstream.
+  static let keepsUpstream = CaseTraits(rawValue: 1 << 2)
+  /// Reads several upstreams, whose interleaving may legitimately depend on when demand
+  /// arrives: the re-entrancy comparison compares the values as a multiset.
+  static let interleavesUpstreams = CaseTraits(rawValue: 1 << 3)
+}
+
+/// Where a case's publisher gets its upstreams: it creates scripted sources (which the
+/// harness then drives) and canaries (objects to capture in closures, watched for leaks).
+final class ConformanceEnvironment {
+  let scenario: Scenario
+  private var generator: SeededGenerator
+  private(set) var sources: [any DrivableSource] = []
+  private(set) var canaries: [WeakReference] = []
+  private var retained: [AnyObject] = []
+
+  init(scenario: Scenario) {
+    self.scenario = scenario
+    generator = SeededGenerator(seed: scenario.seed ^ 0x5EED_5C41_7000_0001)
+  }
+
+  /// Keeps `object` alive for the whole run (a property whose subscribers do not keep it).
+  func retain(_ object: AnyObject) {
+    retained.append(object)
+  }
+
+  /// A new object for the publisher's closures to capture; the harness checks it is freed
+  /// once the pipeline ended. (Call `canary.pass(x)` inside a closure to capture it.)
+  var canary: Canary {
+    let canary = Canary()
+    canaries.append(WeakReference("an object captured by the publisher's closures", canary))
+    return canary
+  }
+
+  private func nextScript(canFail: Bool, canFinish: Bool = true) -> SourceScript {
+    let index = sources.count
+    if let scripts = scenario.scripts, index < scripts.count {
+      var script = scripts[index]
+      if !canFail, case .failure = script.end { script.end = canFinish ? .finished : .open }
+      if !canFinish { script.end = .open }
+      return script
+    }
+    return SourceScript.random(using: &generator, canFail: canFail, canFinish: canFinish)
+  }
+
+  /// A scripted source of any output and failure type. `value` turns the script's `Int`s into
+  /// outputs; `failure` turns a failure id into an error (`nil`: the source never fails).
+  func source<Output, Failure: Error>(
+    _ label: String? = nil, value: @escaping (Int) -> Output,
+    failure: ((Int) -> Failure)?
+  ) -> ScriptedSource<Output, Failure> {
+    let source = ScriptedSource(
+      label: label ?? "upstream #\(sources.count + 1)",
+      script: nextScript(canFail: failure != nil), delivery: scenario.delivery,
+      releasesSubscribers: !scenario.careless, makeValue: value, makeFailure: failure)
+    sources.append(source)
+    return source
+  }
+
+  /// A scripted source of `Int`s that may fail with a ``ConformanceError``.
+  func ints() -> ScriptedSource<Int, ConformanceError> {
+    source(value: { $0 }, failure: ConformanceError.init)
+  }
+
+  /// A scripted source of `Int`s that finishes but never fails (its failure type is still
+  /// ``ConformanceError``; for `assertNoFailure`).
+  func intsThatNeverFail() -> ScriptedSource<Int, ConformanceError> {
+    source(value: { $0 }, failure: nil as ((Int) -> ConformanceError)?)
+  }
+
+  /// A scripted source of `Int`s whose failure type is `Never`.
+  func neverFailingInts() -> ScriptedSource<Int, Never> {
+    source(value: { $0 }, failure: nil as ((Int) -> Never)?)
+  }
+
+  /// Registers something the harness drives from outside (a subject, a property), which sends
+  /// whatever the demand. `complete` is nil for one that never completes.
+  func drive(
+    _ label: String, keepAlive: AnyObject, canFail: Bool, send: @escaping (Int) -> Void,
+    complete: ((ScriptEnd) -> Void)?
+  ) {
+    let script = nextScript(canFail: canFail, canFinish: complete != nil)
+    sources.append(
+      DrivenSource(
+        label: label, script: script, keepAlive: keepAlive, sendValue: send,
+        sendCompletion: complete))
+  }
+
+  /// A `PassthroughSubject` driven by the harness.
+  func drivenPassthroughSubject() -> PassthroughSubject<Int, ConformanceError> {
+    let subject = PassthroughSubject<Int, ConformanceError>()
+    drive(
+      "PassthroughSubject", keepAlive: subject, canFail: true, send: { subject.send($0) },
+      complete: { subject.send(completion: Self.completion(for: $0)) })
+    return subject
+  }
+
+  static func completion(for end: ScriptEnd) -> Subscribers.Completion<ConformanceError> {
+    if case .failure(let id) = end { return .failure(ConformanceError(id)) }
+    return .finished
+  }
+}
+
+/// One run of a scenario against a publisher: what the subscriber received, and every rule
+/// violation seen.
+struct RunOutcome: Sendable {
+  var events: [String] = []
+  var violations: [String] = []
+  /// Whether some source sends whatever the demand (a driven subject or property): a nested
+  /// send from inside `receive` then moves a value at a time the schedule would not, so the
+  /// re-entrancy comparison of nested sends does not apply.
+  var hasDrivenSources = false
+}
+
+/// A publisher registered with the conformance suite: how to build it from the harness's
+/// sources, and what it may do differently (``CaseTraits``).
+struct ConformanceCase: Sendable, CustomTestStringConvertible {
+  /// The operator or publisher as a user writes it (`map`, `prefix(while:)`, `Just`).
+  let name: String
+  /// The public type it produces, as the registry knows it (`Publishers.Map`).
+  let typeName: String
+  let traits: CaseTraits
+  /// Runs one scenario.
+  let run: @Sendable (Scenario) -> RunOutcome
+
+  var testDescription: String { "\(name) (\(typeName))" }
+
+  init<P: Publisher & SendableMetatype>(
+    _ name: String, _ typeName: String, traits: CaseTraits = [],
+    build: @escaping @Sendable (ConformanceEnvironment) -> P
+  ) {
+    self.name = name
+    self.typeName = typeName
+    self.traits = traits
+    run = { scenario in Harness.run(scenario, traits: traits, build: build) }
+  }
+}
+
+/// Runs scenarios against publishers and checks the rules.
+enum Harness {
+  static func run<P: Publisher>(
+    _ scenario: Scenario, traits: CaseTraits, build: (ConformanceEnvironment) -> P
+  ) -> RunOutcome {
+    let environment = ConformanceEnvironment(scenario: scenario)
+    var outcome = RunOutcome()
+    let (ended, watch) = drive(
+      scenario, traits: traits, environment: environment, build: build, outcome: &outcome)
+    // The subscriber and the publisher are gone now; the sources, like a long-lived upstream,
+    // are still alive (and, being well-behaved, let go of subscribers that ended).
+    if ended, !scenario.careless {
+      // A publisher that keeps its upstream for its own lifetime still holds what it
+      // subscribed upstream with.
+      let upstreams =
+        traits.contains(.keepsUpstream) ? [] : environment.sources.flatMap(\.leakWatch)
+      let everything = watch + environment.canaries + upstreams
+      for reference in everything where reference.isAlive {
+        outcome.violations.append("still alive after the pipeline ended: \(reference.label)")
+      }
+    }
+    withExtendedLifetime(environment) {}
+    return outcome
+  }
+
+  /// Subscribes a probe, performs the steps, and checks the rules that concern the upstreams.
+  /// Returns whether the stream ended, and weak references to what must then be freed.
+  private static func drive<P: Publisher>(
+    _ scenario: Scenario, traits: CaseTraits, environment: ConformanceEnvironment,
+    build: (ConformanceEnvironment) -> P, outcome: inout RunOutcome
+  ) -> (Bool, [WeakReference]) {
+    let probe = Probe<P.Output, P.Failure>(behaviour: scenario.behaviour)
+    var violations: [String] = []
+    probe.nestedSend = { [unowned environment] in
+      _ = environment.sources.last(where: \.isLive)?.sendNext()
+    }
+    do {
+      let publisher = build(environment)
+      publisher.subscribe(probe)
+    }
+    var checkedEnd = false
+    func checkEnd(after step: String) {
+      guard !checkedEnd, probe.hasEnded else { return }
+      checkedEnd = true
+      guard !traits.contains(.keepsUpstream) else { return }
+      let how = probe.isCancelled ? "the subscriber cancelled" : "the publisher completed"
+      for source in environment.sources {
+        for (index, status) in source.subscriptionStatuses.enumerated() where status == .live {
+          violations.append(
+            "\(how) (\(step)) but \(source.label)'s subscription #\(index + 1) is still live: "
+              + "the end did not reach the upstream")
+        }
+      }
+    }
+    func settle() {
+      while probe.flushDeferred() {}
+    }
+    func pump() {
+      var progress = true
+      while progress, !probe.hasEnded {
+        progress = probe.flushDeferred()
+        var index = 0
+        while index < environment.sources.count, !probe.hasEnded {
+          let source = environment.sources[index]
+          while !probe.hasEnded, source.sendNext() {
+            progress = true
+            _ = probe.flushDeferred()
+          }
+          if !probe.hasEnded, source.completeIfExhausted() { progress = true }
+          index += 1
+        }
+      }
+    }
+    func checkLiveness() {
+      guard !probe.hasEnded, probe.outstanding > 0 else { return }
+      let stalled = environment.sources.filter { source in
+        source.seesDemand && (source.subscriptionStatuses.isEmpty || source.isLive)
+          && !source.isExhausted
+      }
+      if !stalled.isEmpty {
+        violations.append(
+          "stalled: the subscriber has outstanding demand (\(probe.outstanding.short)) but "
+            + "\(stalled.map(\.label).joined(separator: ", ")) has values left and no demand")
+      } else if !traits.contains(.neverCompletes), environment.sources.allSatisfy({ !$0.isLive }) {
+        violations.append(
+          "stalled: every upstream ended (or there is none) and the subscriber has outstanding "
+            + "demand (\(probe.outstanding.short)), but neither a value nor the completion came")
+      }
+    }
+
+    settle()
+    checkEnd(after: "while subscribing")
+    for step in scenario.steps {
+      switch step {
+      case .request(let demand):
+        probe.request(demand)
+        settle()
+      case .pump:
+        pump()
+        checkLiveness()
+      case .cancel:
+        probe.cancel()
+      case .completeSourceEarly(let failing):
+        environment.sources.last(where: \.isLive)?.completeEarly(failing: failing)
+        settle()
+      }
+      checkEnd(after: "at step \(step)")
+    }
+    if scenario.careless, probe.hasEnded, !traits.contains(.passThrough) {
+      for source in environment.sources {
+        violations += source.misbehave()
+      }
+    }
+    outcome.events = probe.events
+    outcome.hasDrivenSources = environment.sources.contains { !$0.seesDemand }
+    outcome.violations = probe.violations + violations
+    return (probe.hasEnded, probe.subscriptionWatch + [WeakReference("the subscriber", probe)])
+  }
+}
+
+/// A sequence of things that happen to a pipeline: demand, upstream deliveries, cancels.
+struct Scenario: Sendable, CustomStringConvertible {
+  /// One thing the harness does.
+  enum Step: Sendable, CustomStringConvertible {
+    /// The subscriber requests more.
+    case request(Subscribers.Demand)
+    /// The sources send what they can, and complete once their script is exhausted, until
+    /// nothing moves any more; then the harness checks that the pipeline did not stall.
+    case pump
+    /// The subscriber cancels.
+    case cancel
+    /// The latest live source completes before its script is exhausted.
+    case completeSourceEarly(failing: Bool)
+
+    var description: String {
+      switch self {
+      case .request(let demand): "request(\(demand.short))"
+      case .pump: "pump"
+      case .cancel: "cancel"
+      case .completeSourceEarly(let failing):
+        failing ? "upstream fails early" : "upstream finishes early"
+      }
+    }
+  }
+
+  var seed: UInt64
+  var delivery: SourceDelivery
+  var behaviour: ProbeBehaviour
+  var steps: [Step]
+  /// Sources keep subscribers that ended and send to them again at the end (misbehaving
+  /// upstreams); leak checks are then skipped.
+  var careless = false
+  /// Scripts for the sources, in the order they are created (random when nil or too short).
+  var scripts: [SourceScript]?
+
+  var description: String {
+    var text = "seed \(seed): \(delivery.rawValue) upstream; subscriber: \(behaviour); steps: "
+    text += steps.map(\.description).joined(separator: ", ")
+    if let scripts { text += "; scripts: \(scripts)" }
+    if careless { text += "; careless upstream" }
+    return text
+  }
+
+  /// A random scenario, reproducible from its seed.
+  static func random(seed: UInt64) -> Scenario {
+    var generator = SeededGenerator(seed: seed)
+    var behaviour = ProbeBehaviour()
+    behaviour.initialDemand = generator.pick([.none, .max(1), .max(1), .max(2), .unlimited])
+    behaviour.demandAfterValue = (0..<3).map { _ in generator.pick([0, 0, 1, 1, 2]) }
+    behaviour.mode = generator.pick(DemandMode.allCases)
+    if generator.chance(0.15) { behaviour.cancelAtValue = generator.int(1...4) }
+    behaviour.cancelInSubscription = generator.chance(0.04)
+    behaviour.callsBackOnCompletion = generator.chance(0.3)
+    behaviour.cancelsTwice = generator.chance(0.3)
+    var steps: [Step] = []
+    for _ in 0..<generator.int(1...6) {
+      switch generator.int(0...19) {
+      case 0...6: steps.append(.request(generator.pick([.none, .max(1), .max(2), .unlimited])))
+      case 7...15: steps.append(.pump)
+      case 16, 17: steps.append(.cancel)
+      default: steps.append(.completeSourceEarly(failing: generator.chance(0.5)))
+      }
+    }
+    steps.append(.pump)
+    return Scenario(
+      seed: seed, delivery: generator.pick(SourceDelivery.allCases), behaviour: behaviour,
+      steps: steps)
+  }
+}
