@@ -49,13 +49,20 @@ enum ConformanceChecks {
   static func runGuarded(
     _ testCase: ConformanceCase, _ checks: @escaping @Sendable () -> [String]
   ) async -> [String] {
+    await runGuarded(name: testCase.name, checks)
+  }
+
+  /// Runs `checks` on a thread of its own and reports a deadlock if it does not finish in time.
+  static func runGuarded(
+    name: String, _ checks: @escaping @Sendable () -> [String]
+  ) async -> [String] {
     let result = Mutex<[String]>([])
     let finished = await finishesInTime(.seconds(60)) {
       let problems = checks()
       result.withLock { $0 = problems }
     }
     if !finished {
-      return ["deadlock: the checks of \(testCase.name) did not finish within 60 seconds"]
+      return ["deadlock: the checks of \(name) did not finish within 60 seconds"]
     }
     return result.withLock { $0 }
   }

@@ -114,4 +114,23 @@ struct RegressionTests {
     #expect(fail.receivedCompletion == .failure(ConformanceError(1)))
     #expect(late.receivedCompletion == .finished)
   }
+
+  @Test(
+    "prefix(n) finishes after its last value even if a request made inside receive completes the upstream"
+  )
+  func prefixIgnoresUpstreamAfterItsLastValue() {
+    // Found by random chains, seed 1186: the request made from inside `receive(_:)` of the
+    // last value reached a synchronous upstream, whose failure then replaced `.finished`.
+    let source = ScriptedSource<Int, ConformanceError>(
+      label: "upstream", script: SourceScript(values: [3, 1], end: .failure(8)),
+      delivery: .synchronousNested, releasesSubscribers: true, makeValue: { $0 },
+      makeFailure: ConformanceError.init)
+    let probe = Probe<Int, ConformanceError>(
+      behaviour: ProbeBehaviour(
+        initialDemand: .max(1), demandAfterValue: [1], mode: .requestedInside))
+    source.prefix(2).subscribe(probe)
+    #expect(probe.events == ["v:3", "v:1", "finished"])
+    #expect(source.subscriptionStatuses == [.cancelled])
+    #expect(probe.violations.isEmpty)
+  }
 }

@@ -206,25 +206,6 @@ enum Harness {
         }
       }
     }
-    func settle() {
-      while probe.flushDeferred() {}
-    }
-    func pump() {
-      var progress = true
-      while progress, !probe.hasEnded {
-        progress = probe.flushDeferred()
-        var index = 0
-        while index < environment.sources.count, !probe.hasEnded {
-          let source = environment.sources[index]
-          while !probe.hasEnded, source.sendNext() {
-            progress = true
-            _ = probe.flushDeferred()
-          }
-          if !probe.hasEnded, source.completeIfExhausted() { progress = true }
-          index += 1
-        }
-      }
-    }
     func checkLiveness() {
       guard !probe.hasEnded, probe.outstanding > 0 else { return }
       let stalled = environment.sources.filter { source in
@@ -242,22 +223,12 @@ enum Harness {
       }
     }
 
-    settle()
+    let driver = ScenarioDriver(probe: probe, environment: environment)
+    driver.settle()
     checkEnd(after: "while subscribing")
     for step in scenario.steps {
-      switch step {
-      case .request(let demand):
-        probe.request(demand)
-        settle()
-      case .pump:
-        pump()
-        checkLiveness()
-      case .cancel:
-        probe.cancel()
-      case .completeSourceEarly(let failing):
-        environment.sources.last(where: \.isLive)?.completeEarly(failing: failing)
-        settle()
-      }
+      driver.perform(step)
+      if case .pump = step { checkLiveness() }
       checkEnd(after: "at step \(step)")
     }
     if scenario.careless, probe.hasEnded, !traits.contains(.passThrough) {
@@ -339,5 +310,50 @@ struct Scenario: Sendable, CustomStringConvertible {
     return Scenario(
       seed: seed, delivery: generator.pick(SourceDelivery.allCases), behaviour: behaviour,
       steps: steps)
+  }
+}
+
+/// Performs a scenario's steps on a subscribed probe and the environment's sources.
+struct ScenarioDriver<Input, Failure: Error> {
+  let probe: Probe<Input, Failure>
+  let environment: ConformanceEnvironment
+
+  /// Requests the demand the probe set aside (`.deferred`), until it sets none aside.
+  func settle() {
+    while probe.flushDeferred() {}
+  }
+
+  /// Lets every source send what it can, and complete once its script is exhausted, until
+  /// nothing moves any more (or the stream ended).
+  func pump() {
+    var progress = true
+    while progress, !probe.hasEnded {
+      progress = probe.flushDeferred()
+      var index = 0
+      while index < environment.sources.count, !probe.hasEnded {
+        let source = environment.sources[index]
+        while !probe.hasEnded, source.sendNext() {
+          progress = true
+          _ = probe.flushDeferred()
+        }
+        if !probe.hasEnded, source.completeIfExhausted() { progress = true }
+        index += 1
+      }
+    }
+  }
+
+  func perform(_ step: Scenario.Step) {
+    switch step {
+    case .request(let demand):
+      probe.request(demand)
+      settle()
+    case .pump:
+      pump()
+    case .cancel:
+      probe.cancel()
+    case .completeSourceEarly(let failing):
+      environment.sources.last(where: \.isLive)?.completeEarly(failing: failing)
+      settle()
+    }
   }
 }

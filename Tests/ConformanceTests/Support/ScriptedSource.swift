@@ -120,6 +120,8 @@ final class ScriptedSource<Output, Failure: Error>: Publisher, DrivableSource,
     var outstanding = Subscribers.Demand.none
     var status = SourceStatus.live
     var delivering = false
+    /// The completion actually sent (`.open` while none was).
+    var sentEnd = ScriptEnd.open
   }
 
   private struct State {
@@ -157,6 +159,15 @@ final class ScriptedSource<Output, Failure: Error>: Publisher, DrivableSource,
   var isLive: Bool { withState { $0.records.last?.status == .live } }
 
   var leakWatch: [WeakReference] { withState { $0.watch } }
+
+  /// What the latest subscription was actually sent: the values, then the completion if one
+  /// was sent (`.open` otherwise).
+  var sent: SourceScript {
+    withState { state in
+      guard let record = state.records.last else { return SourceScript(values: [], end: .open) }
+      return SourceScript(values: Array(script.values.prefix(record.cursor)), end: record.sentEnd)
+    }
+  }
 
   /// The demand the latest subscriber has requested and not yet received.
   var outstandingDemand: Subscribers.Demand {
@@ -235,6 +246,7 @@ final class ScriptedSource<Output, Failure: Error>: Publisher, DrivableSource,
         }
         if record.cursor >= script.values.count, script.end != .open {
           record.status = .completed
+          record.sentEnd = script.end
           record.delivering = false
           if releasesSubscribers { record.subscriber = nil }
           return .complete(subscriber)
@@ -287,23 +299,30 @@ final class ScriptedSource<Output, Failure: Error>: Publisher, DrivableSource,
 
   func completeIfExhausted() -> Bool {
     guard script.end != .open else { return false }
-    guard let subscriber = claimCompletion(onlyIfExhausted: true) else { return false }
+    guard let subscriber = claimCompletion(script.end, onlyIfExhausted: true) else {
+      return false
+    }
     subscriber.receive(completion: completion(for: script.end))
     return true
   }
 
   func completeEarly(failing: Bool) {
-    guard let subscriber = claimCompletion(onlyIfExhausted: false) else { return }
-    subscriber.receive(completion: completion(for: failing ? .failure(99) : .finished))
+    var end = failing ? ScriptEnd.failure(99) : .finished
+    if makeFailure == nil { end = .finished }
+    guard let subscriber = claimCompletion(end, onlyIfExhausted: false) else { return }
+    subscriber.receive(completion: completion(for: end))
   }
 
-  private func claimCompletion(onlyIfExhausted: Bool) -> AnySubscriber<Output, Failure>? {
+  private func claimCompletion(_ end: ScriptEnd, onlyIfExhausted: Bool) -> AnySubscriber<
+    Output, Failure
+  >? {
     withState { state in
       guard let index = state.records.indices.last else { return nil }
       let record = state.records[index]
       guard record.status == .live, let subscriber = record.subscriber else { return nil }
       if onlyIfExhausted, record.cursor < script.values.count { return nil }
       state.records[index].status = .completed
+      state.records[index].sentEnd = end
       if releasesSubscribers { state.records[index].subscriber = nil }
       return subscriber
     }
