@@ -1,4 +1,6 @@
 import CombineEx
+import Foundation
+import Synchronization
 import Testing
 
 /// What a publisher under test is allowed to do differently from the general rules, and why.
@@ -138,6 +140,8 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
   let traits: CaseTraits
   /// Runs one scenario.
   let run: @Sendable (Scenario) -> RunOutcome
+  /// Runs one concurrent round (see ``Harness/stress(seed:traits:build:)``).
+  let stress: @Sendable (UInt64) async -> [String]
 
   var testDescription: String { "\(name) (\(typeName))" }
 
@@ -149,6 +153,7 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
     self.typeName = typeName
     self.traits = traits
     run = { scenario in Harness.run(scenario, traits: traits, build: build) }
+    stress = { seed in await Harness.stress(seed: seed, traits: traits, build: build) }
   }
 }
 
@@ -175,6 +180,76 @@ enum Harness {
     }
     withExtendedLifetime(environment) {}
     return outcome
+  }
+
+  /// One concurrent round: up to two threads drive the upstreams (each upstream from one
+  /// thread only, as the protocol requires), five request one value at a time, and the last
+  /// one, in half of the rounds, cancels while values flow. Returns the rules broken: two
+  /// deliveries at once, more values than requested, more than one completion, a value after
+  /// the completion, more than one event (the one already on its way) after `cancel()`
+  /// returned.
+  static func stress<P: Publisher>(
+    seed: UInt64, traits: CaseTraits, build: (ConformanceEnvironment) -> P
+  ) async -> [String] {
+    var generator = SeededGenerator(seed: seed)
+    let length = generator.int(50...150)
+    let script = SourceScript(
+      values: (0..<length).map { _ in generator.int(0...3) },
+      end: generator.pick([.finished, .failure(3)]))
+    let scenario = Scenario(
+      seed: seed, delivery: .pumped, behaviour: ProbeBehaviour(), steps: [],
+      scripts: Array(repeating: script, count: 8))
+    let environment = ConformanceEnvironment(scenario: scenario)
+    let recorder = StressRecorder<P.Output, P.Failure>(initialDemand: .max(1))
+    build(environment).subscribe(recorder)
+    let sources = UncheckedSendableBox(environment.sources)
+    let cancels = generator.chance(0.5)
+    let cancelAfter = generator.int(0...30)
+    let requestersDone = AtomicCounter()
+    await onThreads(8) { thread in
+      switch thread {
+      case 0, 1:
+        // Drive the upstreams with even (thread 0) or odd (thread 1) indices.
+        let mine = sources.value.indices.filter { $0 % 2 == thread }.map { sources.value[$0] }
+        var idleRounds = 0
+        while !mine.isEmpty, idleRounds < 2_000 {
+          var progress = false
+          for source in mine {
+            if source.sendNext() || source.completeIfExhausted() { progress = true }
+          }
+          if progress {
+            idleRounds = 0
+          } else {
+            if requestersDone.value == 6 { idleRounds += 1 }
+            sched_yield()
+          }
+        }
+      case 7:
+        for _ in 0..<cancelAfter { recorder.request(.max(1)) }
+        if cancels { recorder.cancel() }
+        requestersDone.increment()
+      default:
+        for index in 0..<40 {
+          recorder.request(.max(1))
+          if index.isMultiple(of: 8) { sched_yield() }
+        }
+        requestersDone.increment()
+      }
+    }
+    var problems: [String] = []
+    if recorder.overlappingDeliveries > 0 {
+      problems.append("\(recorder.overlappingDeliveries) deliveries overlapped another")
+    }
+    if recorder.exceededDemand { problems.append("more values arrived than were requested") }
+    if recorder.completionCount > 1 { problems.append("\(recorder.completionCount) completions") }
+    if recorder.valuesAfterCompletion > 0 {
+      problems.append("\(recorder.valuesAfterCompletion) values arrived after the completion")
+    }
+    if recorder.eventsAfterCancel > 1 {
+      problems.append("\(recorder.eventsAfterCancel) events arrived after cancel() returned")
+    }
+    withExtendedLifetime(environment) {}
+    return problems.map { "seed \(seed)\(cancels ? " (cancelling)" : ""): \($0)" }
   }
 
   /// Subscribes a probe, performs the steps, and checks the rules that concern the upstreams.
@@ -230,7 +305,9 @@ enum Harness {
       driver.perform(step)
       if case .pump = step { checkLiveness() }
       checkEnd(after: "at step \(step)")
+      probe.misuseAfterEnd()
     }
+    probe.releaseEndedSubscription()
     if scenario.careless, probe.hasEnded, !traits.contains(.passThrough) {
       for source in environment.sources {
         violations += source.misbehave()
@@ -297,6 +374,7 @@ struct Scenario: Sendable, CustomStringConvertible {
     behaviour.cancelInSubscription = generator.chance(0.04)
     behaviour.callsBackOnCompletion = generator.chance(0.3)
     behaviour.cancelsTwice = generator.chance(0.3)
+    behaviour.misusesAfterEnd = generator.chance(0.3)
     var steps: [Step] = []
     for _ in 0..<generator.int(1...6) {
       switch generator.int(0...19) {
@@ -356,4 +434,13 @@ struct ScenarioDriver<Input, Failure: Error> {
       settle()
     }
   }
+}
+
+/// Carries a value that is not `Sendable` to other threads, for stress tests whose threads
+/// only use it in ways its own locks make safe.
+struct UncheckedSendableBox<Value>: @unchecked Sendable {
+  // @unchecked Sendable: the stress harness shares the sources between threads; each source
+  // guards its state with a lock, and each is driven by one thread only.
+  let value: Value
+  init(_ value: Value) { self.value = value }
 }

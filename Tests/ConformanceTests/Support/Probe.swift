@@ -29,6 +29,9 @@ struct ProbeBehaviour: Sendable, CustomStringConvertible {
   var callsBackOnCompletion = false
   /// Cancel twice whenever it cancels (the second must be a silent no-op).
   var cancelsTwice = false
+  /// Keep the subscription after the stream ended, and misuse it at every later step:
+  /// request (finite and unlimited) and cancel again. All must be silent no-ops.
+  var misusesAfterEnd = false
 
   var description: String {
     var parts = ["initial \(initialDemand.short)", "then \(demandAfterValue) \(mode.rawValue)"]
@@ -36,6 +39,7 @@ struct ProbeBehaviour: Sendable, CustomStringConvertible {
     if cancelInSubscription { parts.append("cancel inside receive(subscription:)") }
     if callsBackOnCompletion { parts.append("request+cancel inside receive(completion:)") }
     if cancelsTwice { parts.append("cancels twice") }
+    if misusesAfterEnd { parts.append("requests and cancels after the end") }
     return parts.joined(separator: ", ")
   }
 }
@@ -67,6 +71,8 @@ final class Probe<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Se
   private var deliveringThread: UInt = 0
   private var depth = 0
   private var watch: [WeakReference] = []
+  /// The subscription, kept after the end for `misusesAfterEnd`.
+  private var endedSubscription: (any Subscription)?
 
   init(behaviour: ProbeBehaviour) {
     self.behaviour = behaviour
@@ -181,6 +187,7 @@ final class Probe<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Se
       case .failure(let error): recorded.append("failure:\(error)")
       }
       defer { subscription = nil }
+      if behaviour.misusesAfterEnd, endedSubscription == nil { endedSubscription = subscription }
       return (subscription, first)
     }
     if behaviour.callsBackOnCompletion, let taken {
@@ -215,12 +222,31 @@ final class Probe<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Se
     return true
   }
 
+  /// For `misusesAfterEnd`: requests and cancels again through the subscription kept after
+  /// the end.
+  func misuseAfterEnd() {
+    guard let subscription = lock.withLock({ endedSubscription }) else { return }
+    subscription.request(.max(3))
+    subscription.request(.unlimited)
+    subscription.cancel()
+  }
+
+  /// Lets go of the subscription kept for `misusesAfterEnd` (before leak checks).
+  func releaseEndedSubscription() {
+    let released = lock.withLock { () -> (any Subscription)? in
+      defer { endedSubscription = nil }
+      return endedSubscription
+    }
+    _ = released
+  }
+
   /// Cancels the subscription (once; later calls do nothing) and lets go of it.
   func cancel() {
     let taken = lock.withLock { () -> (any Subscription)? in
       guard !cancelled, !completed else { return nil }
       cancelled = true
       defer { subscription = nil }
+      if behaviour.misusesAfterEnd { endedSubscription = subscription }
       return subscription
     }
     guard let taken else { return }
