@@ -1,5 +1,4 @@
 import CombineEx
-import Synchronization
 import Testing
 
 /// The rules of ARCHITECTURE.md section 1, checked for every registered publisher by the
@@ -56,15 +55,15 @@ enum ConformanceChecks {
   static func runGuarded(
     name: String, _ checks: @escaping @Sendable () -> [String]
   ) async -> [String] {
-    let result = Mutex<[String]>([])
+    let result = ProblemList()
     let finished = await finishesInTime(.seconds(60)) {
       let problems = checks()
-      result.withLock { $0 = problems }
+      result.set(problems)
     }
     if !finished {
       return ["deadlock: the checks of \(name) did not finish within 60 seconds"]
     }
-    return result.withLock { $0 }
+    return result.problems
   }
 
   /// Scenarios that spell out the common situations, for every kind of upstream delivery.
@@ -205,4 +204,15 @@ extension Array where Element == String {
     }
     return result
   }
+}
+
+/// Problems handed from the checking thread to the test.
+final class ProblemList: @unchecked Sendable {
+  // @unchecked Sendable: `stored` is guarded by `lock`.
+  private let lock = NSLockBox()
+  private var stored: [String] = []
+
+  var problems: [String] { lock.withLock { stored } }
+
+  func set(_ problems: [String]) { lock.withLock { stored = problems } }
 }

@@ -152,10 +152,10 @@ struct StressTests {
   func stressMutablePropertySetAndSubscribe() async {
     let property = MutableProperty(0)
     let late = UncheckedSendableBox(
-      (0..<4).map { _ in (0..<40).map { _ in StressRecorder<Int, Never>() } })
+      (0..<4).map { _ in (0..<12).map { _ in StressRecorder<Int, Never>() } })
     await onThreads(Self.threads) { thread in
       if thread < 4 {
-        for index in 1...Self.valuesPerThread {
+        for index in 1...600 {
           if index.isMultiple(of: 2) {
             property.value = thread * Self.stride + index
           } else {

@@ -212,13 +212,15 @@ enum Harness {
         // Drive the upstreams with even (thread 0) or odd (thread 1) indices.
         let mine = sources.value.indices.filter { $0 % 2 == thread }.map { sources.value[$0] }
         var idleRounds = 0
-        while !mine.isEmpty, idleRounds < 2_000 {
+        while !mine.isEmpty, idleRounds < 100 {
           var progress = false
           for source in mine {
             if source.sendNext() || source.completeIfExhausted() { progress = true }
           }
           if progress {
             idleRounds = 0
+          } else if !mine.contains(where: { $0.isLive }) {
+            break  // Every upstream completed or was cancelled.
           } else {
             if requestersDone.value == 6 { idleRounds += 1 }
             sched_yield()
