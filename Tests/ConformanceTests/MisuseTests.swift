@@ -96,6 +96,7 @@ struct MisuseTests {
     subject.send(1)
     #expect(second.wasCancelled)
     #expect(received == [1])
+    sink.cancel()
   }
 
   @Test("a Sink subscribed to two publishers takes values from the first only")
@@ -110,6 +111,7 @@ struct MisuseTests {
     second.send(20)
     first.send(10)
     #expect(received == [10])
+    sink.cancel()
   }
 
   @Test("a Sink reused after its completion cancels the new subscription and calls nothing")
@@ -154,6 +156,7 @@ struct MisuseTests {
     subject.send(4)
     #expect(second.wasCancelled)
     #expect(target.value == 4)
+    assign.cancel()
   }
 
   @Test("sending after completion is ignored, and other subscribers are not disturbed")
@@ -195,6 +198,7 @@ struct MisuseTests {
     subject.send(2)
     #expect(misused.values.isEmpty)
     #expect(bystander.values == [1, 2])
+    bystander.cancel()
 
     let sequence = [1, 2, 3].publisher.record(initialDemand: .max(1))
     sequence.cancel()

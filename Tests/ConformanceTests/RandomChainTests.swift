@@ -148,6 +148,10 @@ enum RandomChain {
       if case .pump = step { isPump = true } else { isPump = false }
       check(after: step.description, liveness: isPump)
     }
+    if !probe.hasEnded {
+      probe.cancel()
+      check(after: "the final cancel", liveness: false)
+    }
     problems += probe.violations
     guard !problems.isEmpty else { return nil }
     return """

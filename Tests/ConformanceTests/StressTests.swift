@@ -79,6 +79,7 @@ struct StressTests {
       #expect(!received.hasDuplicates && received.keepsEachThreadsOrder)
       #expect(recorder.overlappingDeliveries == 0 && recorder.eventsAfterCancel <= 1)
     }
+    kept.cancel()  // Leaves nothing subscribed.
   }
 
   @Test(
@@ -114,6 +115,7 @@ struct StressTests {
       #expect(!received.hasDuplicates && received.keepsEachThreadsOrder)
       #expect(recorder.overlappingDeliveries == 0 && recorder.eventsAfterCancel <= 1)
     }
+    for recorder in kept + cancelled { recorder.cancel() }  // Leaves nothing subscribed.
   }
 
   @Test(
@@ -144,6 +146,7 @@ struct StressTests {
       #expect(recorder.values == Array(0..<recorder.values.count))
       #expect(recorder.overlappingDeliveries == 0 && recorder.eventsAfterCancel <= 1)
     }
+    for recorder in kept + cancelled { recorder.cancel() }  // Leaves nothing subscribed.
   }
 
   @Test(
@@ -179,6 +182,7 @@ struct StressTests {
       #expect(values.last == property.value)
       #expect(recorder.overlappingDeliveries == 0)
     }
+    for recorder in late.value.joined() { recorder.cancel() }  // Leaves nothing subscribed.
   }
 
   @Test("stress: AnyCancellable cancelled from 8 threads at once runs its cancel exactly once")
@@ -206,7 +210,7 @@ struct StressTests {
     subject.scan(0) { count, _ in count + 1 }.subscribe(scanned)
     subject.collect(3).subscribe(collected)
     subject.count().subscribe(counted)
-    subject.removeDuplicates().dropFirst(5).prefix(1_000).subscribe(cancelledChain)
+    subject.removeDuplicates().dropFirst(5).prefix(1_000_000).subscribe(cancelledChain)
     let sink = subject.sink { _ in sinkValues.increment() }
     await onThreads(Self.threads) { thread in
       for index in 0..<Self.valuesPerThread {

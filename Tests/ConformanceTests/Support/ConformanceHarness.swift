@@ -178,7 +178,8 @@ enum Harness {
         outcome.violations.append("still alive after the pipeline ended: \(reference.label)")
       }
     }
-    withExtendedLifetime(environment) {}
+    // Careless sources keep subscribers that ended: let go of them, so that nothing is left.
+    for source in environment.sources { source.releaseSubscribers() }
     return outcome
   }
 
@@ -250,12 +251,14 @@ enum Harness {
     if recorder.eventsAfterCancel > 1 {
       problems.append("\(recorder.eventsAfterCancel) events arrived after cancel() returned")
     }
-    withExtendedLifetime(environment) {}
+    recorder.cancel()  // Leaves nothing running.
+    for source in environment.sources { source.releaseSubscribers() }
     return problems.map { "seed \(seed)\(cancels ? " (cancelling)" : ""): \($0)" }
   }
 
-  /// Subscribes a probe, performs the steps, and checks the rules that concern the upstreams.
-  /// Returns whether the stream ended, and weak references to what must then be freed.
+  /// Subscribes a probe, performs the steps (cancelling at the end if the stream is still
+  /// running), and checks the rules that concern the upstreams. Returns whether the stream
+  /// ended, and weak references to what must then be freed.
   private static func drive<P: Publisher>(
     _ scenario: Scenario, traits: CaseTraits, environment: ConformanceEnvironment,
     build: (ConformanceEnvironment) -> P, outcome: inout RunOutcome
@@ -307,6 +310,13 @@ enum Harness {
       driver.perform(step)
       if case .pump = step { checkLiveness() }
       checkEnd(after: "at step \(step)")
+      probe.misuseAfterEnd()
+    }
+    // A stream still running at the end is cancelled, so that every run ends with the
+    // cancel-reaches-upstream and release checks (and leaves nothing behind).
+    if !probe.hasEnded {
+      probe.cancel()
+      checkEnd(after: "when the harness cancelled at the end")
       probe.misuseAfterEnd()
     }
     probe.releaseEndedSubscription()

@@ -94,6 +94,8 @@ protocol DrivableSource: AnyObject {
   func misbehave() -> [String]
   /// Weak references to what the pipeline must have freed once it ended.
   var leakWatch: [WeakReference] { get }
+  /// Lets go of every subscriber, even those a careless source kept (cleanup after a run).
+  func releaseSubscribers()
 }
 
 /// A publisher under the harness's control: it hands each subscriber a subscription that
@@ -329,6 +331,16 @@ final class ScriptedSource<Output, Failure: Error>: Publisher, DrivableSource,
     }
   }
 
+  func releaseSubscribers() {
+    let released = withState { state -> [AnySubscriber<Output, Failure>?] in
+      defer {
+        for index in state.records.indices { state.records[index].subscriber = nil }
+      }
+      return state.records.map(\.subscriber)
+    }
+    _ = released  // Released here, with the lock unlocked.
+  }
+
   func misbehave() -> [String] {
     let ended = withState { state in
       state.records.filter { $0.status != .live }.compactMap(\.subscriber)
@@ -443,6 +455,8 @@ final class DrivenSource: DrivableSource, @unchecked Sendable {
     }
     if claimed { sendCompletion(failing ? .failure(99) : .finished) }
   }
+
+  func releaseSubscribers() {}
 
   func misbehave() -> [String] {
     guard lock.withLock({ completed }), let sendCompletion else { return [] }
