@@ -35,6 +35,9 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   private let lock = NSLock()
   private var subscription: (any Subscription)?
   private var recorded: [Event] = []
+  /// The clock's reading at each recorded event, when the subscriber has a clock.
+  private var times: [Any] = []
+  private let clock: (() -> Any)?
   private var initialDemand: Subscribers.Demand
   private var demandAfterEachValue: Subscribers.Demand
   private var waiters: [(id: UInt64, wake: () -> Void)] = []
@@ -53,6 +56,37 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   ) {
     self.initialDemand = initialDemand
     self.demandAfterEachValue = demandAfterEachValue
+    clock = nil
+  }
+
+  /// Creates a subscriber that also records `scheduler`'s time at each event (read them with
+  /// ``timedEvents(as:)``).
+  public init<S: Scheduler>(
+    initialDemand: Subscribers.Demand = .unlimited,
+    demandAfterEachValue: Subscribers.Demand = .none,
+    scheduler: S
+  ) {
+    self.initialDemand = initialDemand
+    self.demandAfterEachValue = demandAfterEachValue
+    clock = { scheduler.now }
+  }
+
+  /// Every event with the time its scheduler showed when it arrived; empty unless the
+  /// subscriber was made with a scheduler.
+  ///
+  /// ```swift
+  /// let scheduler = DispatchQueue.test
+  /// let recorder = Just(1).delay(for: .seconds(2), scheduler: scheduler)
+  ///   .record(scheduler: scheduler)
+  /// scheduler.advance(by: .seconds(2))
+  /// let times = recorder.timedEvents(as: DispatchQueue.SchedulerTimeType.self).map(\.time)
+  /// ```
+  public func timedEvents<Time>(as _: Time.Type = Time.self) -> [(time: Time, event: Event)] {
+    lock.withLock {
+      zip(times, recorded).compactMap { time, event in
+        (time as? Time).map { ($0, event) }
+      }
+    }
   }
 
   /// A textual representation listing the recorded events.
@@ -106,14 +140,20 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
   // MARK: Subscriber
 
-  /// Records the subscription and requests the initial demand.
+  /// Records the subscription and requests the initial demand; cancels it at once if
+  /// ``cancel()`` was called before it arrived.
   public func receive(subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand in
+    let demand = lock.withLock { () -> Subscribers.Demand? in
       self.subscription = subscription
       recorded.append(.subscription)
-      return initialDemand
+      if let clock { times.append(clock()) }
+      return isCancelled ? nil : initialDemand
     }
     wakeWaiters()
+    guard let demand else {
+      subscription.cancel()
+      return
+    }
     if demand != .none { subscription.request(demand) }
   }
 
@@ -121,6 +161,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   public func receive(_ input: Input) -> Subscribers.Demand {
     let demand = lock.withLock { () -> Subscribers.Demand in
       recorded.append(.value(input))
+      if let clock { times.append(clock()) }
       return demandAfterEachValue
     }
     wakeWaiters()
@@ -129,7 +170,10 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
   /// Records the completion.
   public func receive(completion: Subscribers.Completion<Failure>) {
-    lock.withLock { recorded.append(.completion(completion)) }
+    lock.withLock {
+      recorded.append(.completion(completion))
+      if let clock { times.append(clock()) }
+    }
     wakeWaiters()
   }
 
@@ -240,6 +284,20 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 extension TestSubscriber.Event: Equatable where Input: Equatable, Failure: Equatable {}
 
 extension Publisher {
+  /// Subscribes a ``TestSubscriber`` that records everything this publisher sends, with
+  /// `scheduler`'s time at each event.
+  public func record<S: Scheduler>(
+    initialDemand: Subscribers.Demand = .unlimited,
+    demandAfterEachValue: Subscribers.Demand = .none,
+    scheduler: S
+  ) -> TestSubscriber<Output, Failure> {
+    let subscriber = TestSubscriber<Output, Failure>(
+      initialDemand: initialDemand, demandAfterEachValue: demandAfterEachValue,
+      scheduler: scheduler)
+    subscribe(subscriber)
+    return subscriber
+  }
+
   /// Subscribes a ``TestSubscriber`` that records everything this publisher sends.
   ///
   /// ```swift

@@ -5,4 +5,6 @@ import CombineEx
 let tour = Tour()
 tour.intro()
 CoreStops.run(tour)
+CombiningStops.run(tour)
+PropertyStops.run(tour)
 tour.outro()

@@ -1,5 +1,6 @@
 import CombineExCore
 import CombineExTesting
+import Foundation
 import Testing
 
 @Suite("TestSubscriber")
@@ -35,5 +36,80 @@ struct TestSubscriberTests {
       let value = await recorder.next(timeout: .milliseconds(50))
       #expect(value == nil)
     }
+  }
+}
+
+@Suite("TestSubscriber with a scheduler")
+struct TimedTestSubscriberTests {
+  @Test("records the scheduler's time at each event")
+  func recordsTimes() {
+    let scheduler = DispatchQueue.test
+    let start = scheduler.now
+    let recorder = [1, 2].publisher.eraseToAnyPublisher()
+      .delay(for: .seconds(2), scheduler: scheduler)
+      .record(scheduler: scheduler)
+    scheduler.advance(by: .seconds(2))
+    let timed = recorder.timedEvents(as: DispatchQueue.SchedulerTimeType.self)
+    #expect(timed.map(\.event) == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(
+      timed.map { start.distance(to: $0.time) } == [.zero, .seconds(2), .seconds(2), .seconds(2)])
+  }
+
+  @Test("has no times when made without a scheduler")
+  func noTimesWithoutScheduler() {
+    let recorder = Just(1).record()
+    #expect(recorder.timedEvents(as: Int.self).isEmpty)
+  }
+}
+
+@Suite("TestSubscriber failure paths")
+struct TestSubscriberFailureTests {
+  @Test("values(count:) records an issue when the publisher completes early")
+  func valuesCompletesEarly() async {
+    let recorder = [1].publisher.record()
+    await withKnownIssue {
+      let values = await recorder.values(count: 2, timeout: .milliseconds(50))
+      #expect(values == [1])
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains("completed after 1 of 2 values")
+    }
+  }
+
+  @Test("values(count:) records an issue on timeout")
+  func valuesTimesOut() async {
+    let recorder = PassthroughSubject<Int, Never>().record()
+    await withKnownIssue {
+      _ = await recorder.values(count: 1, timeout: .milliseconds(50))
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains("Timed out")
+    }
+  }
+
+  @Test("completion(timeout:) records an issue when no completion arrives")
+  func completionTimesOut() async {
+    let recorder = PassthroughSubject<Int, Never>().record()
+    await withKnownIssue {
+      let completion = await recorder.completion(timeout: .milliseconds(50))
+      #expect(completion == nil)
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains("waiting for the completion")
+    }
+  }
+
+  @Test("next() records an issue when the publisher completes before the value")
+  func nextAfterCompletion() async {
+    let recorder = Empty<Int, Never>().record()
+    await withKnownIssue {
+      let value = await recorder.next(timeout: .milliseconds(50))
+      #expect(value == nil)
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains("completed before value #1")
+    }
+  }
+
+  @Test("the completion accessor returns at once when the completion has arrived")
+  func completionArrived() async {
+    let recorder = Just(1).record()
+    #expect(await recorder.completion == .finished)
   }
 }

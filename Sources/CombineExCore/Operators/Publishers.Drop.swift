@@ -58,16 +58,6 @@ extension Publishers {
 
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
-extension Publishers.Sequence {
-  /// Omits the first `count` elements of the sequence: the sequence's own `dropFirst(_:)`, so
-  /// the result is still a `Publishers.Sequence` (as in Combine).
-  public func dropFirst(_ count: Int = 1)
-    -> Publishers.Sequence<DropFirstSequence<Elements>, Failure>
-  {
-    Publishers.Sequence<DropFirstSequence<Elements>, Failure>(sequence: sequence.dropFirst(count))
-  }
-}
-
 /// The subscription of `Publishers.Drop`. It is handed to the downstream first, so it keeps the
 /// demand requested before the upstream's subscription arrives; then it requests that demand
 /// plus the number of elements to drop, and swallows that many elements without asking for

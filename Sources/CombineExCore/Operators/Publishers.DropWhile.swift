@@ -109,17 +109,6 @@ extension Publishers {
   }
 }
 
-extension Publishers.Sequence {
-  /// Omits the leading elements of the sequence that satisfy `predicate`: the sequence's own
-  /// `drop(while:)`, so the result is still a `Publishers.Sequence` (as in Combine).
-  public func drop(while predicate: (Elements.Element) -> Bool)
-    -> Publishers.Sequence<DropWhileSequence<Elements>, Failure>
-  {
-    Publishers.Sequence<DropWhileSequence<Elements>, Failure>(
-      sequence: sequence.drop(while: predicate))
-  }
-}
-
 /// `drop(while:)` and `tryDrop(while:)`: skip elements while the predicate holds, then pass
 /// everything on without asking it again; a throwing predicate fails.
 struct DropWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: ElementLogic {

@@ -49,21 +49,6 @@ extension Publishers {
 
 extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
-extension Publishers.Sequence {
-  /// A sequence publisher that ignores its elements simply finishes: an `Empty` (as in
-  /// Combine).
-  public func ignoreOutput() -> Empty<Elements.Element, Failure> {
-    Empty()
-  }
-}
-
-extension Just {
-  /// `Just` ignoring its value simply finishes: an `Empty` (as in Combine).
-  public func ignoreOutput() -> Empty<Output, Never> {
-    Empty()
-  }
-}
-
 /// The subscriber `Publishers.IgnoreOutput` attaches upstream: stateless, like
 /// ``MapSubscriber``. It hands the upstream's subscription to the downstream, asks it for
 /// everything, and forwards only the completion.

@@ -108,17 +108,6 @@ extension Publishers {
   }
 }
 
-extension Publishers.Sequence {
-  /// Publishes the leading elements of the sequence that satisfy `predicate`. As in Combine,
-  /// the prefix is computed at once, into an array.
-  public func prefix(while predicate: (Elements.Element) -> Bool)
-    -> Publishers.Sequence<[Elements.Element], Failure>
-  {
-    Publishers.Sequence<[Elements.Element], Failure>(
-      sequence: Array(sequence.prefix(while: predicate)))
-  }
-}
-
 /// `prefix(while:)` and `tryPrefix(while:)`: pass elements on while the predicate holds; the
 /// first one that fails it ends the stream (finished), a throwing predicate fails it.
 struct PrefixWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: ElementLogic {

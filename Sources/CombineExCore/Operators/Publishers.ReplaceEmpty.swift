@@ -57,13 +57,6 @@ extension Publishers {
 extension Publishers.ReplaceEmpty: Equatable
 where Upstream: Equatable, Upstream.Output: Equatable {}
 
-extension Just {
-  /// `Just` is never empty, so replacing emptiness leaves it unchanged (as in Combine).
-  public func replaceEmpty(with output: Output) -> Just<Output> {
-    self
-  }
-}
-
 /// The subscription of `Publishers.ReplaceEmpty`: passes values and demand through, remembers
 /// whether a value came, and when the upstream finishes empty delivers the replacement as soon
 /// as the downstream has demand.

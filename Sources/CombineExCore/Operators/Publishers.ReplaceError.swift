@@ -56,13 +56,6 @@ extension Publishers {
 extension Publishers.ReplaceError: Equatable
 where Upstream: Equatable, Upstream.Output: Equatable {}
 
-extension Just {
-  /// `Just` never fails, so replacing its error leaves it unchanged (as in Combine).
-  public func replaceError(with output: Output) -> Just<Output> {
-    self
-  }
-}
-
 /// The subscription of `Publishers.ReplaceError`: passes values and demand through while
 /// counting the downstream's outstanding demand, and turns the upstream's failure into the
 /// replacement value (delivered at once if demand is outstanding, otherwise on the next

@@ -20,22 +20,3 @@ extension Publisher {
     Publishers.Map(upstream: self) { $0 ?? output }
   }
 }
-
-extension Publishers.Sequence {
-  /// Replaces the nil elements of the sequence with `output`, at once.
-  ///
-  /// As in Combine, the elements keep their optional type: the result publishes
-  /// `Optional(output)` where the sequence had `nil`.
-  ///
-  /// ```swift
-  /// let numbers: [Double?] = [1.0, nil, 3.0]
-  /// let cancellable = numbers.publisher
-  ///   .replaceNil(with: 0.0)
-  ///   .sink { print($0 as Any) }
-  /// // Prints: Optional(1.0), Optional(0.0), Optional(3.0)
-  /// ```
-  public func replaceNil<T>(with output: T) -> Publishers.Sequence<[Elements.Element], Failure>
-  where Elements.Element == T? {
-    Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.map { $0 ?? output })
-  }
-}

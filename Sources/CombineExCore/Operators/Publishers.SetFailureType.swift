@@ -59,14 +59,6 @@ extension Publishers {
 
 extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 
-extension Publishers.Sequence {
-  /// A sequence publisher with another failure type: still a `Publishers.Sequence` (as in
-  /// Combine).
-  public func setFailureType<E: Error>(to error: E.Type) -> Publishers.Sequence<Elements, E> {
-    Publishers.Sequence<Elements, E>(sequence: sequence)
-  }
-}
-
 /// The subscriber `Publishers.SetFailureType` attaches upstream: stateless, like
 /// ``MapSubscriber``; the upstream cannot fail, so its completion is always `.finished`.
 struct SetFailureTypeSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible {

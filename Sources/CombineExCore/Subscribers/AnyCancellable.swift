@@ -26,9 +26,16 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   @usableFromInline
   var target: (any AnyObject & Cancellable)?
 
+  /// Whether deinitialization cancels (always, except for cancellables that only give the
+  /// caller a way to cancel something kept alive elsewhere, such as
+  /// `sink(duringLifetimeOf:)`'s).
+  @usableFromInline
+  let cancelsOnDeinit: Bool
+
   /// Initializes the cancellable object with the given cancel-time closure.
   public init(_ cancel: @escaping () -> Void) {
     target = ClosureCancellable(cancel)
+    cancelsOnDeinit = true
   }
 
   /// Constructs a type-erased cancellable to wrap the provided cancellable.
@@ -38,17 +45,26 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     } else {
       target = ClosureCancellable(canceller.cancel)
     }
+    cancelsOnDeinit = true
   }
 
   /// Wraps an object that is known to be a class, without a dynamic cast.
   @inlinable
   init(object: some AnyObject & Cancellable) {
     target = object
+    cancelsOnDeinit = true
+  }
+
+  /// Wraps an object that something else keeps alive: ``cancel()`` cancels it, but
+  /// deinitializing this `AnyCancellable` does not.
+  package init(cancellingOnlyExplicitly object: some AnyObject & Cancellable) {
+    target = object
+    cancelsOnDeinit = false
   }
 
   deinit {
     // No other reference exists, so no lock is needed.
-    target?.cancel()
+    if cancelsOnDeinit { target?.cancel() }
   }
 
   /// Cancels the wrapped activity, once. Later calls do nothing.

@@ -6,7 +6,8 @@ import Testing
 struct AllSatisfyTests {
   @Test("publishes true when every element passes")
   func allPass() {
-    let recorder = [2, 4, 6].publisher.allSatisfy { $0.isMultiple(of: 2) }.record()
+    let recorder = [2, 4, 6].publisher.eraseToAnyPublisher().allSatisfy { $0.isMultiple(of: 2) }
+      .record()
     #expect(recorder.values == [true])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -72,8 +73,11 @@ struct AllSatisfyTests {
 struct TryAllSatisfyTests {
   @Test("publishes true when every element passes, false at the first that does not")
   func answers() {
-    #expect([1, 2].publisher.tryAllSatisfy { $0 > 0 }.record().values == [true])
-    #expect([1, -2, 3].publisher.tryAllSatisfy { $0 > 0 }.record().values == [false])
+    #expect(
+      [1, 2].publisher.eraseToAnyPublisher().tryAllSatisfy { $0 > 0 }.record().values == [true])
+    #expect(
+      [1, -2, 3].publisher.eraseToAnyPublisher().tryAllSatisfy { $0 > 0 }.record().values == [false]
+    )
   }
 
   @Test("finishing early with false cancels the upstream")
@@ -122,7 +126,8 @@ struct TryAllSatisfyTests {
 
   @Test("waits for demand before publishing the answer")
   func waitsForDemand() {
-    let recorder = [1].publisher.tryAllSatisfy { $0 > 0 }.record(initialDemand: .none)
+    let recorder = [1].publisher.eraseToAnyPublisher().tryAllSatisfy { $0 > 0 }.record(
+      initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [true])

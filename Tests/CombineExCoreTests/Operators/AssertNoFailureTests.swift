@@ -32,7 +32,8 @@ struct AssertNoFailureTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.setFailureType(to: TestError.self).assertNoFailure()
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().setFailureType(to: TestError.self)
+      .assertNoFailure()
       .record(initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))

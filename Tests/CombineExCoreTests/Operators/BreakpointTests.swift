@@ -9,7 +9,7 @@ struct BreakpointTests {
   @Test("closures that return false let every event through, and see each one")
   func passesEventsThrough() {
     let seen = Mutex<[String]>([])
-    let recorder = [1, 2].publisher.breakpoint(
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().breakpoint(
       receiveSubscription: { _ in
         seen.withLock { $0.append("subscription") }
         return false
@@ -31,7 +31,7 @@ struct BreakpointTests {
 
   @Test("without closures the publisher is transparent")
   func noClosures() {
-    let recorder = [1, 2, 3].publisher.breakpoint().record()
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().breakpoint().record()
     #expect(recorder.values == [1, 2, 3])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -51,15 +51,16 @@ struct BreakpointTests {
 
   @Test("breakpointOnError lets values and the finish through")
   func breakpointOnErrorFinishes() {
-    let recorder = [1, 2].publisher.breakpointOnError().record()
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().breakpointOnError().record()
     #expect(recorder.values == [1, 2])
     #expect(recorder.receivedCompletion.isFinished)
   }
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.breakpoint(receiveOutput: { _ in false })
-      .record(initialDemand: .max(1))
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().breakpoint(receiveOutput: { _ in false
+    })
+    .record(initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))
     #expect(recorder.values == [1, 2])

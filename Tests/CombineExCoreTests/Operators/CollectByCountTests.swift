@@ -6,7 +6,7 @@ import Testing
 struct CollectByCountTests {
   @Test("publishes arrays of count elements, and the partial last one on finish")
   func publishesBatches() {
-    let recorder = [1, 2, 3, 4, 5].publisher.collect(2).record()
+    let recorder = [1, 2, 3, 4, 5].publisher.eraseToAnyPublisher().collect(2).record()
     #expect(recorder.values == [[1, 2], [3, 4], [5]])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -43,7 +43,7 @@ struct CollectByCountTests {
 
   @Test("a finish right after a full array publishes no empty array")
   func noEmptyTail() {
-    let recorder = [1, 2].publisher.collect(2).record()
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().collect(2).record()
     #expect(recorder.values == [[1, 2]])
   }
 

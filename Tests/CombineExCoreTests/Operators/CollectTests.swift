@@ -42,7 +42,7 @@ struct CollectTests {
 
   @Test("waits for demand before publishing the array")
   func waitsForDemand() {
-    let recorder = [1, 2].publisher.collect().record(initialDemand: .none)
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().collect().record(initialDemand: .none)
     #expect(recorder.values.isEmpty)
     #expect(recorder.receivedCompletion == nil)
     recorder.request(.max(1))

@@ -12,14 +12,14 @@ private struct Tagged: Equatable {
 struct ComparisonTests {
   @Test("min() publishes the smallest element when the upstream finishes")
   func minimum() {
-    let recorder = [3, 1, 2].publisher.min().record()
+    let recorder = [3, 1, 2].publisher.eraseToAnyPublisher().min().record()
     #expect(recorder.values == [1])
     #expect(recorder.receivedCompletion.isFinished)
   }
 
   @Test("max() publishes the greatest element when the upstream finishes")
   func maximum() {
-    let recorder = [3, 1, 4, 2].publisher.max().record()
+    let recorder = [3, 1, 4, 2].publisher.eraseToAnyPublisher().max().record()
     #expect(recorder.values == [4])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -97,8 +97,8 @@ struct ComparisonTests {
 struct TryComparisonTests {
   @Test("tryMin and tryMax publish the extremes by the closure")
   func extremes() {
-    #expect([3, 1, 2].publisher.tryMin(by: <).record().values == [1])
-    #expect([3, 1, 2].publisher.tryMax(by: <).record().values == [3])
+    #expect([3, 1, 2].publisher.eraseToAnyPublisher().tryMin(by: <).record().values == [1])
+    #expect([3, 1, 2].publisher.eraseToAnyPublisher().tryMax(by: <).record().values == [3])
   }
 
   @Test("a thrown error fails the publisher and cancels the upstream")
@@ -125,7 +125,7 @@ struct TryComparisonTests {
 
   @Test("a single element is published without calling the closure")
   func singleElement() {
-    let recorder = [7].publisher.tryMin { _, _ in throw TestError() }.record()
+    let recorder = [7].publisher.eraseToAnyPublisher().tryMin { _, _ in throw TestError() }.record()
     #expect(recorder.values == [7])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -145,7 +145,7 @@ struct TryComparisonTests {
 
   @Test("waits for demand before publishing")
   func waitsForDemand() {
-    let recorder = [2, 5].publisher.tryMax(by: <).record(initialDemand: .none)
+    let recorder = [2, 5].publisher.eraseToAnyPublisher().tryMax(by: <).record(initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [5])

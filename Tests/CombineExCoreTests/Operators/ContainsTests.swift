@@ -19,7 +19,7 @@ struct ContainsTests {
 
   @Test("publishes false when the upstream finishes without the element")
   func missingElement() {
-    let recorder = [1, 3].publisher.contains(2).record()
+    let recorder = [1, 3].publisher.eraseToAnyPublisher().contains(2).record()
     #expect(recorder.values == [false])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -86,7 +86,7 @@ struct ContainsWhereTests {
 
   @Test("publishes false when the upstream finishes without a match, or is empty")
   func noMatch() {
-    #expect([1, 3].publisher.contains { $0 > 5 }.record().values == [false])
+    #expect([1, 3].publisher.eraseToAnyPublisher().contains { $0 > 5 }.record().values == [false])
     #expect(Empty<Int, Never>().contains { _ in true }.record().values == [false])
   }
 
@@ -99,7 +99,8 @@ struct ContainsWhereTests {
 
   @Test("waits for demand before publishing the answer")
   func waitsForDemand() {
-    let recorder = [1, 2].publisher.contains { $0 == 2 }.record(initialDemand: .none)
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().contains { $0 == 2 }.record(
+      initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [true])
@@ -115,8 +116,10 @@ struct ContainsWhereTests {
 struct TryContainsWhereTests {
   @Test("publishes true on the first match and false if there is none")
   func answers() {
-    #expect([1, 2].publisher.tryContains { $0 == 2 }.record().values == [true])
-    #expect([1, 2].publisher.tryContains { $0 == 3 }.record().values == [false])
+    #expect(
+      [1, 2].publisher.eraseToAnyPublisher().tryContains { $0 == 2 }.record().values == [true])
+    #expect(
+      [1, 2].publisher.eraseToAnyPublisher().tryContains { $0 == 3 }.record().values == [false])
   }
 
   @Test("a thrown error fails the publisher and cancels the upstream")
@@ -153,7 +156,8 @@ struct TryContainsWhereTests {
 
   @Test("waits for demand before publishing the answer")
   func waitsForDemand() {
-    let recorder = [1].publisher.tryContains { $0 == 1 }.record(initialDemand: .none)
+    let recorder = [1].publisher.eraseToAnyPublisher().tryContains { $0 == 1 }.record(
+      initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [true])

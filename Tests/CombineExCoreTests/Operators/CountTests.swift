@@ -45,7 +45,7 @@ struct CountTests {
 
   @Test("waits for demand before publishing the count")
   func waitsForDemand() {
-    let recorder = [1, 2, 3].publisher.count().record(initialDemand: .none)
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().count().record(initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [3])
@@ -54,8 +54,9 @@ struct CountTests {
 
   @Test("Count is Equatable when its upstream is")
   func equatable() {
-    #expect(Just(1).count() == Just(1).count())
-    #expect(Just(1).count() != Just(2).count())
+    // Built directly: `Just.count()` is fused into a `Just<Int>`, as in Combine.
+    #expect(Publishers.Count(upstream: Just(1)) == Publishers.Count(upstream: Just(1)))
+    #expect(Publishers.Count(upstream: Just(1)) != Publishers.Count(upstream: Just(2)))
   }
 
   @Test("cancel reaches the upstream, stops delivery and frees the pipeline")

@@ -16,7 +16,9 @@ struct DropTests {
 
   @Test("omits the first count elements")
   func dropsCount() {
-    let recorder = Publishers.Drop(upstream: [1, 2, 3, 4, 5].publisher, count: 3).record()
+    let recorder = Publishers.Drop(
+      upstream: [1, 2, 3, 4, 5].publisher.eraseToAnyPublisher(), count: 3
+    ).record()
     #expect(recorder.values == [4, 5])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -31,7 +33,8 @@ struct DropTests {
 
   @Test("dropping more elements than the upstream has finishes empty")
   func dropsMoreThanAvailable() {
-    let recorder = Publishers.Drop(upstream: [1, 2].publisher, count: 5).record()
+    let recorder = Publishers.Drop(upstream: [1, 2].publisher.eraseToAnyPublisher(), count: 5)
+      .record()
     #expect(recorder.values.isEmpty)
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -90,8 +93,10 @@ struct DropTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = Publishers.Drop(upstream: [1, 2, 3, 4].publisher, count: 1)
-      .record(initialDemand: .max(1))
+    let recorder = Publishers.Drop(
+      upstream: [1, 2, 3, 4].publisher.eraseToAnyPublisher(), count: 1
+    )
+    .record(initialDemand: .max(1))
     #expect(recorder.values == [2])
     recorder.request(.max(1))
     #expect(recorder.values == [2, 3])

@@ -56,8 +56,10 @@ struct DropWhileTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = Publishers.DropWhile(upstream: [1, 2, 3, 4].publisher, predicate: { $0 < 2 })
-      .record(initialDemand: .max(1))
+    let recorder = Publishers.DropWhile(
+      upstream: [1, 2, 3, 4].publisher.eraseToAnyPublisher(), predicate: { $0 < 2 }
+    )
+    .record(initialDemand: .max(1))
     #expect(recorder.values == [2])
     recorder.request(.max(2))
     #expect(recorder.values == [2, 3, 4])
@@ -66,8 +68,10 @@ struct DropWhileTests {
 
   @Test("no demand, no values")
   func noDemand() {
-    let recorder = Publishers.DropWhile(upstream: [1, 2, 3].publisher, predicate: { $0 < 2 })
-      .record(initialDemand: .none)
+    let recorder = Publishers.DropWhile(
+      upstream: [1, 2, 3].publisher.eraseToAnyPublisher(), predicate: { $0 < 2 }
+    )
+    .record(initialDemand: .none)
     #expect(recorder.values.isEmpty)
     #expect(recorder.receivedCompletion == nil)
   }
@@ -113,7 +117,7 @@ struct DropWhileTests {
 struct TryDropWhileTests {
   @Test("drops leading elements while the predicate holds")
   func dropsLeadingElements() {
-    let recorder = [1, 2, 3, 1].publisher.tryDrop(while: { $0 < 2 }).record()
+    let recorder = [1, 2, 3, 1].publisher.eraseToAnyPublisher().tryDrop(while: { $0 < 2 }).record()
     #expect(recorder.values == [2, 3, 1])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -136,7 +140,7 @@ struct TryDropWhileTests {
 
   @Test("the predicate no longer runs, so cannot throw, once it has returned false")
   func noThrowAfterFalse() {
-    let recorder = [1, 5, 2].publisher.tryDrop(while: { value in
+    let recorder = [1, 5, 2].publisher.eraseToAnyPublisher().tryDrop(while: { value in
       if value == 2 { throw TestError(2) }
       return value < 5
     }).record()
@@ -160,7 +164,7 @@ struct TryDropWhileTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = [0, 1, 2, 3].publisher.tryDrop(while: { $0 == 0 })
+    let recorder = [0, 1, 2, 3].publisher.eraseToAnyPublisher().tryDrop(while: { $0 == 0 })
       .record(initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))

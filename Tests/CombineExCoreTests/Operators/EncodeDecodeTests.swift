@@ -65,7 +65,8 @@ struct EncodeTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.encode(encoder: JSONEncoder()).record(initialDemand: .max(1))
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().encode(encoder: JSONEncoder()).record(
+      initialDemand: .max(1))
     #expect(recorder.values == [Data("1".utf8)])
     recorder.request(.max(1))
     #expect(recorder.values == [Data("1".utf8), Data("2".utf8)])
@@ -179,8 +180,10 @@ struct DecodeTests {
 
   @Test("a custom TopLevelDecoder works like Foundation's")
   func customDecoder() {
-    let recorder = ["12", "x"].publisher.decode(type: Int.self, decoder: StringIntDecoder())
-      .record()
+    let recorder = ["12", "x"].publisher.eraseToAnyPublisher().decode(
+      type: Int.self, decoder: StringIntDecoder()
+    )
+    .record()
     #expect(recorder.values == [12])
     #expect(recorder.receivedCompletion?.failure as? TestError == TestError(99))
   }

@@ -94,7 +94,7 @@ struct FirstWhereTests {
 
   @Test("finishes without a value when nothing matches, or the upstream is empty")
   func noMatch() {
-    let none = [1, 2].publisher.first { $0 > 5 }.record()
+    let none = [1, 2].publisher.eraseToAnyPublisher().first { $0 > 5 }.record()
     #expect(none.values.isEmpty)
     #expect(none.receivedCompletion.isFinished)
     let empty = Empty<Int, Never>().first { _ in true }.record()
@@ -110,7 +110,8 @@ struct FirstWhereTests {
 
   @Test("holds the match until the subscriber asks for it")
   func waitsForDemand() {
-    let recorder = [1, 2].publisher.first { $0 == 2 }.record(initialDemand: .none)
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().first { $0 == 2 }.record(
+      initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [2])
@@ -127,7 +128,7 @@ struct FirstWhereTests {
 struct TryFirstWhereTests {
   @Test("publishes the first match and finishes")
   func publishesFirstMatch() {
-    let recorder = [1, 5, 7].publisher.tryFirst { $0 > 2 }.record()
+    let recorder = [1, 5, 7].publisher.eraseToAnyPublisher().tryFirst { $0 > 2 }.record()
     #expect(recorder.values == [5])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -155,7 +156,9 @@ struct TryFirstWhereTests {
 
   @Test("finishes without a value when nothing matches, or the upstream is empty")
   func noMatch() {
-    #expect([1].publisher.tryFirst { $0 > 1 }.record().receivedCompletion.isFinished)
+    #expect(
+      [1].publisher.eraseToAnyPublisher().tryFirst { $0 > 1 }.record().receivedCompletion.isFinished
+    )
     let empty = Empty<Int, Never>().tryFirst { _ in true }.record()
     #expect(empty.values.isEmpty)
     #expect(empty.receivedCompletion.isFinished)
@@ -169,7 +172,8 @@ struct TryFirstWhereTests {
 
   @Test("holds the match until the subscriber asks for it")
   func waitsForDemand() {
-    let recorder = [3].publisher.tryFirst { $0 == 3 }.record(initialDemand: .none)
+    let recorder = [3].publisher.eraseToAnyPublisher().tryFirst { $0 == 3 }.record(
+      initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [3])

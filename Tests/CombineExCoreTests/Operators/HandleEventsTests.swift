@@ -28,7 +28,7 @@ struct HandleEventsTests {
   @Test("reports every event in order and passes it on")
   func reportsEvents() {
     let log = EventLog()
-    let recorder = [1, 2].publisher.logEvents(to: log).record()
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().logEvents(to: log).record()
     #expect(
       log.events == [
         "subscription", "request unlimited", "output 1", "output 2", "completion finished",
@@ -96,7 +96,8 @@ struct HandleEventsTests {
   @Test("honours demand: one value per request")
   func honoursDemand() {
     let log = EventLog()
-    let recorder = [1, 2, 3].publisher.logEvents(to: log).record(initialDemand: .max(1))
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().logEvents(to: log).record(
+      initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))
     #expect(recorder.values == [1, 2])

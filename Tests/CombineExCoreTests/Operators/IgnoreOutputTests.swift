@@ -42,7 +42,7 @@ struct IgnoreOutputTests {
 
   @Test("the completion arrives even if the subscriber never requested anything")
   func completionWithoutDemand() {
-    let recorder = Publishers.IgnoreOutput(upstream: [1, 2, 3].publisher)
+    let recorder = Publishers.IgnoreOutput(upstream: [1, 2, 3].publisher.eraseToAnyPublisher())
       .record(initialDemand: .none)
     #expect(recorder.receivedCompletion.isFinished)
   }

@@ -63,14 +63,15 @@ struct LastTests {
 struct LastWhereTests {
   @Test("publishes the last match when the upstream finishes")
   func publishesLastMatch() {
-    let recorder = [1, 2, 3, 4, 5].publisher.last { $0.isMultiple(of: 2) }.record()
+    let recorder = [1, 2, 3, 4, 5].publisher.eraseToAnyPublisher().last { $0.isMultiple(of: 2) }
+      .record()
     #expect(recorder.values == [4])
     #expect(recorder.receivedCompletion.isFinished)
   }
 
   @Test("finishes without a value when nothing matches, or the upstream is empty")
   func noMatch() {
-    let none = [1, 3].publisher.last { $0.isMultiple(of: 2) }.record()
+    let none = [1, 3].publisher.eraseToAnyPublisher().last { $0.isMultiple(of: 2) }.record()
     #expect(none.values.isEmpty)
     #expect(none.receivedCompletion.isFinished)
     #expect(Empty<Int, Never>().last { _ in true }.record().values.isEmpty)
@@ -88,7 +89,8 @@ struct LastWhereTests {
 
   @Test("waits for demand before publishing")
   func waitsForDemand() {
-    let recorder = [1, 2].publisher.last { $0 < 2 }.record(initialDemand: .none)
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().last { $0 < 2 }.record(
+      initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [1])
@@ -104,7 +106,7 @@ struct LastWhereTests {
 struct TryLastWhereTests {
   @Test("publishes the last match when the upstream finishes")
   func publishesLastMatch() {
-    let recorder = [1, 2, 3].publisher.tryLast { $0 < 3 }.record()
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().tryLast { $0 < 3 }.record()
     #expect(recorder.values == [2])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -145,7 +147,8 @@ struct TryLastWhereTests {
 
   @Test("waits for demand before publishing")
   func waitsForDemand() {
-    let recorder = [1, 2].publisher.tryLast { _ in true }.record(initialDemand: .none)
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().tryLast { _ in true }.record(
+      initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [2])

@@ -22,7 +22,7 @@ struct MapErrorTests {
   @Test("values and the finish pass through; the closure is not called")
   func finishPassesThrough() {
     var calls = 0
-    let recorder = [1, 2].publisher.setFailureType(to: TestError.self)
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().setFailureType(to: TestError.self)
       .mapError { error -> WrappedError in
         calls += 1
         return WrappedError(underlying: error)
@@ -42,7 +42,7 @@ struct MapErrorTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.setFailureType(to: TestError.self)
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().setFailureType(to: TestError.self)
       .mapError { WrappedError(underlying: $0) }
       .record(initialDemand: .max(1))
     #expect(recorder.values == [1])

@@ -39,8 +39,10 @@ struct PrefixWhileTests {
 
   @Test("an upstream that finishes first ends the stream")
   func upstreamFinishes() {
-    let recorder = Publishers.PrefixWhile(upstream: [1, 2].publisher, predicate: { _ in true })
-      .record()
+    let recorder = Publishers.PrefixWhile(
+      upstream: [1, 2].publisher.eraseToAnyPublisher(), predicate: { _ in true }
+    )
+    .record()
     #expect(recorder.values == [1, 2])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -54,8 +56,10 @@ struct PrefixWhileTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = Publishers.PrefixWhile(upstream: [1, 2, 3, 9].publisher, predicate: { $0 < 5 })
-      .record(initialDemand: .max(1))
+    let recorder = Publishers.PrefixWhile(
+      upstream: [1, 2, 3, 9].publisher.eraseToAnyPublisher(), predicate: { $0 < 5 }
+    )
+    .record(initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))
     #expect(recorder.values == [1, 2])
@@ -149,7 +153,8 @@ struct PrefixWhileTests {
 struct TryPrefixWhileTests {
   @Test("republishes elements while the predicate holds, then finishes")
   func republishesWhileTrue() {
-    let recorder = [1, 2, 3, 1].publisher.tryPrefix(while: { $0 < 3 }).record()
+    let recorder = [1, 2, 3, 1].publisher.eraseToAnyPublisher().tryPrefix(while: { $0 < 3 })
+      .record()
     #expect(recorder.values == [1, 2])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -186,7 +191,7 @@ struct TryPrefixWhileTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.tryPrefix(while: { _ in true })
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().tryPrefix(while: { _ in true })
       .record(initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))

@@ -133,7 +133,8 @@ struct PrintTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.print(to: LogStream()).record(initialDemand: .max(1))
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().print(to: LogStream()).record(
+      initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))
     #expect(recorder.values == [1, 2])

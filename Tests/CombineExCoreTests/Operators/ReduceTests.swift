@@ -6,7 +6,7 @@ import Testing
 struct ReduceTests {
   @Test("publishes the accumulated value when the upstream finishes")
   func accumulates() {
-    let recorder = [1, 2, 3, 4].publisher.reduce(0, +).record()
+    let recorder = [1, 2, 3, 4].publisher.eraseToAnyPublisher().reduce(0, +).record()
     #expect(recorder.values == [10])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -19,7 +19,7 @@ struct ReduceTests {
 
   @Test("waits for demand before publishing the result")
   func waitsForDemand() {
-    let recorder = [1, 2].publisher.reduce(0, +).record(initialDemand: .none)
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().reduce(0, +).record(initialDemand: .none)
     #expect(recorder.values.isEmpty)
     #expect(recorder.receivedCompletion == nil)
     recorder.request(.max(1))
@@ -58,7 +58,7 @@ struct ReduceTests {
 
   @Test("cancel before the result discards it")
   func cancelDiscards() {
-    let recorder = [1, 2].publisher.reduce(0, +).record(initialDemand: .none)
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().reduce(0, +).record(initialDemand: .none)
     recorder.cancel()
     recorder.request(.max(1))
     #expect(recorder.values.isEmpty)

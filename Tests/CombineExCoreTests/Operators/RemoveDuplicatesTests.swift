@@ -6,7 +6,8 @@ import Testing
 struct RemoveDuplicatesTests {
   @Test("removeDuplicates() drops consecutive equal elements only")
   func dropsConsecutiveDuplicates() {
-    let recorder = [1, 1, 2, 2, 2, 3, 1, 1].publisher.removeDuplicates().record()
+    let recorder = [1, 1, 2, 2, 2, 3, 1, 1].publisher.eraseToAnyPublisher().removeDuplicates()
+      .record()
     #expect(recorder.values == [1, 2, 3, 1])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -65,7 +66,8 @@ struct RemoveDuplicatesTests {
 
   @Test("honours demand: .none at first, then one value per request")
   func honoursDemand() {
-    let recorder = [1, 1, 2, 3].publisher.removeDuplicates().record(initialDemand: .none)
+    let recorder = [1, 1, 2, 3].publisher.eraseToAnyPublisher().removeDuplicates().record(
+      initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [1])
@@ -75,7 +77,7 @@ struct RemoveDuplicatesTests {
 
   @Test("every subscription starts without a previous element")
   func freshStatePerSubscription() {
-    let publisher = [1, 1, 2].publisher.removeDuplicates()
+    let publisher = [1, 1, 2].publisher.eraseToAnyPublisher().removeDuplicates()
     #expect(publisher.record().values == [1, 2])
     #expect(publisher.record().values == [1, 2])
   }
@@ -107,7 +109,8 @@ struct RemoveDuplicatesTests {
 struct TryRemoveDuplicatesTests {
   @Test("drops the elements the predicate calls duplicates")
   func dropsDuplicates() {
-    let recorder = [1, 1, 2, 2, 3].publisher.tryRemoveDuplicates(by: ==).record()
+    let recorder = [1, 1, 2, 2, 3].publisher.eraseToAnyPublisher().tryRemoveDuplicates(by: ==)
+      .record()
     #expect(recorder.values == [1, 2, 3])
     #expect(recorder.receivedCompletion.isFinished)
   }

@@ -67,7 +67,8 @@ struct ReplaceEmptyTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.replaceEmpty(with: 0).record(initialDemand: .max(1))
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().replaceEmpty(with: 0).record(
+      initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))
     #expect(recorder.values == [1, 2])

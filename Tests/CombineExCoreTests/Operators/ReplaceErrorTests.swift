@@ -17,7 +17,8 @@ struct ReplaceErrorTests {
 
   @Test("a finish is passed on without the replacement")
   func finishPassesThrough() {
-    let recorder = [1, 2].publisher.setFailureType(to: TestError.self).replaceError(with: 0)
+    let recorder = [1, 2].publisher.eraseToAnyPublisher().setFailureType(to: TestError.self)
+      .replaceError(with: 0)
       .record()
     #expect(recorder.values == [1, 2])
     #expect(recorder.receivedCompletion == .finished)
@@ -83,7 +84,8 @@ struct ReplaceErrorTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.setFailureType(to: TestError.self).replaceError(with: 0)
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().setFailureType(to: TestError.self)
+      .replaceError(with: 0)
       .record(initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))

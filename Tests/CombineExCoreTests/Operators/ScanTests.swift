@@ -6,14 +6,14 @@ import Testing
 struct ScanTests {
   @Test("publishes every partial result")
   func publishesPartialResults() {
-    let recorder = [1, 2, 3, 4].publisher.scan(0, +).record()
+    let recorder = [1, 2, 3, 4].publisher.eraseToAnyPublisher().scan(0, +).record()
     #expect(recorder.values == [1, 3, 6, 10])
     #expect(recorder.receivedCompletion.isFinished)
   }
 
   @Test("the first call receives the initial result")
   func startsFromInitialResult() {
-    let recorder = ["a", "b"].publisher.scan(">") { $0 + $1 }.record()
+    let recorder = ["a", "b"].publisher.eraseToAnyPublisher().scan(">") { $0 + $1 }.record()
     #expect(recorder.values == [">a", ">ab"])
   }
 
@@ -49,7 +49,8 @@ struct ScanTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.scan(0, +).record(initialDemand: .max(1))
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().scan(0, +).record(
+      initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))
     #expect(recorder.values == [1, 3])
@@ -57,7 +58,7 @@ struct ScanTests {
 
   @Test("every subscription starts again from the initial result")
   func freshStatePerSubscription() {
-    let publisher = [1, 2].publisher.scan(10, +)
+    let publisher = [1, 2].publisher.eraseToAnyPublisher().scan(10, +)
     #expect(publisher.record().values == [11, 13])
     #expect(publisher.record().values == [11, 13])
   }
@@ -99,7 +100,7 @@ struct ScanTests {
 struct TryScanTests {
   @Test("publishes every partial result")
   func publishesPartialResults() {
-    let recorder = [1, 2, 3].publisher.tryScan(0, +).record()
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().tryScan(0, +).record()
     #expect(recorder.values == [1, 3, 6])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -141,7 +142,8 @@ struct TryScanTests {
 
   @Test("honours demand: .none at first, then one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.tryScan(0, +).record(initialDemand: .none)
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().tryScan(0, +).record(
+      initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [1])

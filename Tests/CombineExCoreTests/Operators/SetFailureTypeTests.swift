@@ -33,8 +33,10 @@ struct SetFailureTypeTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = Publishers.SetFailureType<_, TestError>(upstream: [1, 2, 3].publisher)
-      .record(initialDemand: .max(1))
+    let recorder = Publishers.SetFailureType<_, TestError>(
+      upstream: [1, 2, 3].publisher.eraseToAnyPublisher()
+    )
+    .record(initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))
     #expect(recorder.values == [1, 2])

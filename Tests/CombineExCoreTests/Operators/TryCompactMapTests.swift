@@ -6,7 +6,8 @@ import Testing
 struct TryCompactMapTests {
   @Test("publishes the non-nil results and finishes with the upstream")
   func publishesNonNilResults() {
-    let recorder = ["1", "x", "3"].publisher.tryCompactMap { Int($0) }.record()
+    let recorder = ["1", "x", "3"].publisher.eraseToAnyPublisher().tryCompactMap { Int($0) }
+      .record()
     #expect(recorder.values == [1, 3])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -57,7 +58,8 @@ struct TryCompactMapTests {
 
   @Test("honours demand: .none at first, then one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.tryCompactMap { $0 }.record(initialDemand: .none)
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().tryCompactMap { $0 }.record(
+      initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [1])

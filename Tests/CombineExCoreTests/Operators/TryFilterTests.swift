@@ -6,7 +6,8 @@ import Testing
 struct TryFilterTests {
   @Test("republishes the elements that match and finishes with the upstream")
   func republishesMatches() {
-    let recorder = [1, 2, 3, 4].publisher.tryFilter { $0.isMultiple(of: 2) }.record()
+    let recorder = [1, 2, 3, 4].publisher.eraseToAnyPublisher().tryFilter { $0.isMultiple(of: 2) }
+      .record()
     #expect(recorder.values == [2, 4])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -61,7 +62,8 @@ struct TryFilterTests {
 
   @Test("honours demand: .none at first, then one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.tryFilter { _ in true }.record(initialDemand: .none)
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().tryFilter { _ in true }.record(
+      initialDemand: .none)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [1])

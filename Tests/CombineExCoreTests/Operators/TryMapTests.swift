@@ -6,7 +6,7 @@ import Testing
 struct TryMapTests {
   @Test("transforms every value and finishes with the upstream")
   func transformsValues() {
-    let recorder = [1, 2, 3].publisher.tryMap { $0 * 2 }.record()
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().tryMap { $0 * 2 }.record()
     #expect(recorder.values == [2, 4, 6])
     #expect(recorder.receivedCompletion.isFinished)
   }
@@ -47,7 +47,8 @@ struct TryMapTests {
 
   @Test("honours demand: one value per request")
   func honoursDemand() {
-    let recorder = [1, 2, 3].publisher.tryMap { $0 }.record(initialDemand: .max(1))
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher().tryMap { $0 }.record(
+      initialDemand: .max(1))
     #expect(recorder.values == [1])
     recorder.request(.max(1))
     #expect(recorder.values == [1, 2])

@@ -1,0 +1,154 @@
+/// One thing for a downstream subscriber: a value or the completion.
+enum OutboxEvent<Input, Failure: Error> {
+  case value(Input)
+  case completion(Subscribers.Completion<Failure>)
+}
+
+/// The downstream side of the operators that deliver from scheduled work (`receive(on:)`,
+/// `delay`, `debounce`, `throttle`, `timeout`, `collect(.byTime)`) and of publishers fed by
+/// other threads (`NotificationCenter.Publisher`).
+///
+/// Scheduled work may run on any thread (a concurrent queue runs several actions at once), yet
+/// a subscriber must receive one call at a time, in order, and nothing after `cancel`. The
+/// outbox guarantees this:
+/// - Events wait in a first-in first-out queue. ``enqueue(_:)`` fixes an event's place (the
+///   operator calls it when the upstream sends, so order follows the upstream), and each call
+///   of ``deliverOne()`` (made by one scheduled action) delivers the oldest waiting event.
+/// - One thread at a time delivers. A ``deliverOne()`` that finds another thread (or its own
+///   thread, re-entrantly) delivering hands its event over and returns at once; the delivering
+///   thread delivers it before it stops. So no thread ever waits, re-entrant calls do not
+///   recurse, and the subscriber never sees two calls at once.
+/// - ``close()`` drops the waiting events and releases the subscriber: no delivery starts once
+///   it has returned (a delivery already running on another thread finishes).
+/// - A completion closes the outbox after it is delivered.
+///
+/// No lock is held while calling the subscriber.
+final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
+  // @unchecked Sendable: every stored property is guarded by `lock`; `downstream` is only
+  // called by the one thread that set `delivering`.
+  typealias Event = OutboxEvent<Downstream.Input, Downstream.Failure>
+
+  private let lock = Lock()
+  /// The subscriber, until a completion is delivered or the outbox is closed.
+  private var downstream: Downstream?
+  /// Events waiting for delivery, oldest first (from `head` on).
+  private var queue: [Event] = []
+  private var head = 0
+  /// Deliveries asked for (one per `deliverOne`) and not yet made.
+  private var credits = 0
+  /// Whether a thread is delivering.
+  private var delivering = false
+
+  init(downstream: Downstream) {
+    self.downstream = downstream
+  }
+
+  /// Whether the outbox still delivers (not closed, no completion delivered).
+  var isOpen: Bool {
+    lock.withLock { downstream != nil }
+  }
+
+  /// Hands the subscription to the subscriber. Call it once, before any event.
+  func start(_ subscription: any Subscription) {
+    let downstream = lock.withLock { self.downstream }
+    downstream?.receive(subscription: subscription)
+  }
+
+  /// Puts `event` at the end of the queue without delivering it. Returns `false` (and drops
+  /// the event) once the outbox is closed.
+  @discardableResult
+  func enqueue(_ event: Event) -> Bool {
+    lock.withLock {
+      guard downstream != nil else { return false }
+      queue.append(event)
+      return true
+    }
+  }
+
+  /// Drops the waiting events and puts `event` in their place (a `timeout` that fires drops
+  /// the values still waiting and completes). Returns `false` once the outbox is closed.
+  @discardableResult
+  func replaceQueued(with event: Event) -> Bool {
+    lock.withLock {
+      guard downstream != nil else { return false }
+      queue = [event]
+      head = 0
+      return true
+    }
+  }
+
+  /// Delivers the oldest waiting event, on this thread, or has the thread that is delivering
+  /// deliver it. Returns the demand the subscriber returned from the values this call
+  /// delivered (`.none` when another thread delivers).
+  func deliverOne() -> Subscribers.Demand {
+    let start = lock.withLock { () -> Bool in
+      guard downstream != nil else { return false }
+      credits += 1
+      if delivering { return false }
+      delivering = true
+      return true
+    }
+    guard start else { return .none }
+    var demand = Subscribers.Demand.none
+    while let (downstream, event) = next() {
+      switch event {
+      case .value(let value):
+        demand += downstream.receive(value)
+      case .completion(let completion):
+        downstream.receive(completion: completion)
+      }
+    }
+    return demand
+  }
+
+  /// Enqueues `event` and delivers the oldest waiting event (which is `event` when nothing
+  /// else waits).
+  func send(_ event: Event) -> Subscribers.Demand {
+    guard enqueue(event) else { return .none }
+    return deliverOne()
+  }
+
+  /// Drops every waiting event and releases the subscriber; nothing is delivered afterwards.
+  func close() {
+    let released = lock.withLock { () -> (Downstream?, [Event]) in
+      defer {
+        downstream = nil
+        queue = []
+        head = 0
+        credits = 0
+      }
+      return (downstream, queue)
+    }
+    // The subscriber and the dropped events are released here, outside the lock.
+    _ = released
+  }
+
+  /// The delivering thread's next step: the event to deliver, or `nil` (and `delivering`
+  /// cleared) when there is nothing more to do.
+  private func next() -> (Downstream, Event)? {
+    lock.withLock { () -> (Downstream, Event)? in
+      guard let downstream, credits > 0, head < queue.count else {
+        delivering = false
+        if head == queue.count { credits = 0 }
+        return nil
+      }
+      credits -= 1
+      let event = queue[head]
+      head += 1
+      if head == queue.count {
+        queue.removeAll(keepingCapacity: true)
+        head = 0
+      } else if head >= 64, head * 2 >= queue.count {
+        queue.removeFirst(head)
+        head = 0
+      }
+      if case .completion = event {
+        self.downstream = nil
+        queue = []
+        head = 0
+        credits = 0
+      }
+      return (downstream, event)
+    }
+  }
+}

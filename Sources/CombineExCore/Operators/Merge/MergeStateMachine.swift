@@ -1,0 +1,384 @@
+/// The pure state of the operators that deliver the values of several inputs to one
+/// downstream: `merge` and `Publishers.MergeMany` (a fixed set of inputs),
+/// `flatMap(maxPublishers:)` (an input per upstream value, at most `maxPublishers` at once) and
+/// `switchToLatest()` (an input per upstream value, each replacing the previous one).
+///
+/// ``MergeStorage`` owns one, runs its transitions under a lock, and performs the returned
+/// ``Action`` (cancels, requests, a delivery) after releasing the lock. All the reasoning about
+/// concurrency lives here, in code that never calls out.
+///
+/// ## Serial delivery: the deliverer role
+/// Values can arrive from every input on every thread at once, but the downstream must receive
+/// them one at a time, and no lock may be held while calling it. So at most one caller at a
+/// time is the *deliverer* (`isDelivering`): a transition that returns a delivery (or, for an
+/// arriving value, `true`) hands the caller that role; the caller delivers, reports back with
+/// ``didDeliverWithNothingToDo(requesting:)`` or ``didDeliver(requesting:)``, and keeps
+/// delivering what that returns until it returns no value. Values that arrive meanwhile,
+/// from another thread or re-entrantly from inside the downstream's `receive`, go to `buffer`
+/// and the deliverer picks them up; their senders return at once and never wait.
+///
+/// ## Demand
+/// `demand` is what the downstream asked for and has not yet received. The *free demand* is
+/// `demand` minus the values already buffered for it. Each input is *granted* (asked for) up to
+/// the free demand; `granted` is what it still owes. So an input is never asked for more than
+/// the downstream asked for overall, and the buffer holds at most what the inputs were granted.
+/// With `.unlimited` demand every input is asked for `.unlimited` once and values only queue
+/// while another delivery is in progress.
+///
+/// ## Completion
+/// A failure of any input or of the upstream ends the merge at once: every other input (and the
+/// upstream) is cancelled, buffered values are dropped, and the failure is delivered as soon as
+/// the current delivery (if any) returns. `.finished` waits until the upstream and every input
+/// finished and every buffered value was delivered.
+struct MergeStateMachine<Output, Failure: Error> {
+  /// Where the merge is in its life (see ``MergeState``).
+  typealias State = MergeState
+  /// Where the inputs come from (see ``MergeMode``).
+  typealias Mode = MergeMode
+  /// One input publisher (see ``MergeInputState``).
+  typealias Input = MergeInputState
+
+  /// Something for the deliverer to send downstream.
+  enum Delivery {
+    /// A value; the deliverer reports back with ``didDeliver(requesting:)`` afterwards.
+    case value(Output)
+    /// The successful completion; nothing follows.
+    case finished
+    /// The failure; nothing follows.
+    case failure(Failure)
+  }
+
+  /// What the storage does after a transition, once the lock is released, in this order.
+  struct Action {
+    /// Subscriptions to cancel.
+    var cancel: [any Subscription] = []
+    /// Demand to request from inputs or from the upstream.
+    var request: [(subscription: any Subscription, demand: Subscribers.Demand)] = []
+    /// If set, the caller is now the deliverer and sends this downstream.
+    var deliver: Delivery?
+  }
+
+  private(set) var state = State.active
+  /// The failure a `failing` merge delivers next.
+  private var pendingFailure: Failure?
+  private let mode: Mode
+  /// What the downstream asked for and has not received yet.
+  private var demand = Subscribers.Demand.none
+  /// Values received and not yet delivered, oldest first.
+  private var buffer = ValueQueue<Output>()
+  /// Whether some caller holds the deliverer role.
+  private var isDelivering = false
+  /// The live inputs, in the order they were added (so that requests and cancels go out in a
+  /// predictable order). Identifiers are never reused, so a late event from a removed input is
+  /// recognised and ignored.
+  private var inputs: [Input] = []
+  private var nextInputID = 0
+  /// The upstream's subscription (flatMap and switchToLatest), until it completes.
+  private var upstream: (any Subscription)?
+  /// Whether the upstream finished (always true for a fixed merge).
+  private var upstreamFinished = false
+
+  init(mode: Mode) {
+    self.mode = mode
+    if case .fixed(let count) = mode {
+      upstreamFinished = true
+      inputs = (0..<count).map { Input(id: $0) }
+      nextInputID = count
+    }
+  }
+
+  /// Whether the merge still accepts inputs and demand.
+  var isActive: Bool {
+    if case .active = state { return true }
+    return false
+  }
+
+  /// Finishes a merge of no inputs (an empty `MergeMany`) at once; otherwise does nothing.
+  mutating func start() -> Action {
+    var action = Action()
+    finishIfDone(&action)
+    return action
+  }
+
+  // MARK: Downstream
+
+  /// The downstream asked for more values.
+  mutating func request(_ more: Subscribers.Demand) -> Action {
+    var action = Action()
+    switch state {
+    case .active, .finishing:
+      addDemand(more, &action)
+      if !isDelivering { action.deliver = nextDelivery() }
+    case .failing, .terminated:
+      break
+    }
+    return action
+  }
+
+  /// The common case of ``didDeliver(requesting:)``, for every value: if nothing is waiting
+  /// and `more` changes no input's grant, gives up the deliverer role and returns `true`.
+  /// Otherwise changes nothing and returns `false`: the caller then calls `didDeliver`.
+  mutating func didDeliverWithNothingToDo(requesting more: Subscribers.Demand) -> Bool {
+    guard isActive, buffer.isEmpty, more == .none || demand == .unlimited else { return false }
+    isDelivering = false
+    return true
+  }
+
+  /// The deliverer delivered a value and the downstream asked for `more`; returns what the
+  /// deliverer does next (if `deliver` is unset, it gave up the role).
+  mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
+    var action = Action()
+    switch state {
+    case .active, .finishing:
+      if more > 0 { addDemand(more, &action) }
+    case .failing, .terminated:
+      break
+    }
+    action.deliver = nextDelivery()
+    return action
+  }
+
+  /// The downstream cancelled: returns the subscriptions to cancel.
+  mutating func cancel() -> [any Subscription] {
+    switch state {
+    case .active, .finishing:
+      state = .terminated
+      return releaseEverything()
+    case .failing:
+      state = .terminated  // Everything was already cancelled; the failure is not delivered.
+      pendingFailure = nil
+      return []
+    case .terminated:
+      return []
+    }
+  }
+
+  // MARK: Inputs
+
+  /// Registers a new input for a value of the upstream; returns its identifier and, for
+  /// switchToLatest, the subscription of the input it replaces (to cancel). Returns `nil` once
+  /// the merge is over: the new publisher is then not subscribed.
+  mutating func addInput() -> (id: Int, replaced: [any Subscription])? {
+    guard isActive else { return nil }
+    var replaced: [any Subscription] = []
+    if case .switchToLatest = mode {
+      replaced = inputs.compactMap(\.subscription)
+      inputs.removeAll()
+    }
+    let id = nextInputID
+    nextInputID += 1
+    inputs.append(Input(id: id))
+    return (id, replaced)
+  }
+
+  /// An input's subscription arrived: it is granted the free demand.
+  mutating func receive(subscription: any Subscription, forInput id: Int) -> Action {
+    guard isActive, let index = index(of: id), inputs[index].subscription == nil else {
+      return Action(cancel: [subscription])
+    }
+    inputs[index].subscription = subscription
+    var action = Action()
+    let free = freeDemand
+    if free > 0 {
+      inputs[index].granted = free
+      action.request = [(subscription, free)]
+    }
+    return action
+  }
+
+  /// An input delivered a value: returns `true` if the caller became the deliverer and must
+  /// send it now; otherwise the value was buffered (or dropped: the merge is over, or the input
+  /// was replaced). A `Bool` rather than a ``Delivery``: this runs for every value.
+  mutating func receive(_ value: Output, fromInput id: Int) -> Bool {
+    guard isActive, let index = index(of: id) else { return false }
+    inputs[index].granted -= 1
+    if !isDelivering, demand > 0 {
+      // Not delivering with demand left means the buffer is empty: nothing overtakes it.
+      demand -= 1
+      isDelivering = true
+      return true
+    }
+    buffer.append(value)
+    return false
+  }
+
+  /// An input completed.
+  mutating func receive(
+    completion: Subscribers.Completion<Failure>, fromInput id: Int
+  ) -> Action {
+    guard isActive, let index = index(of: id) else { return Action() }
+    inputs.remove(at: index)
+    switch completion {
+    case .failure(let failure):
+      return fail(failure)
+    case .finished:
+      var action = Action()
+      if case .flatMap(let maxPublishers) = mode, maxPublishers != .unlimited, let upstream {
+        action.request = [(upstream, .max(1))]  // Room for one more input.
+      }
+      finishIfDone(&action)
+      return action
+    }
+  }
+
+  // MARK: Upstream (flatMap, switchToLatest)
+
+  /// The upstream's subscription arrived: it is asked for `maxPublishers` values (flatMap) or
+  /// for every value (switchToLatest).
+  mutating func receiveUpstream(subscription: any Subscription) -> Action {
+    guard isActive, upstream == nil, !upstreamFinished else {
+      return Action(cancel: [subscription])
+    }
+    upstream = subscription
+    let initial: Subscribers.Demand
+    switch mode {
+    case .flatMap(let maxPublishers): initial = maxPublishers
+    case .fixed, .switchToLatest: initial = .unlimited
+    }
+    return initial > 0 ? Action(request: [(subscription, initial)]) : Action()
+  }
+
+  /// The upstream completed.
+  mutating func receiveUpstream(completion: Subscribers.Completion<Failure>) -> Action {
+    guard isActive, !upstreamFinished else { return Action() }
+    upstream = nil
+    switch completion {
+    case .failure(let failure):
+      upstreamFinished = true
+      return fail(failure)
+    case .finished:
+      upstreamFinished = true
+      var action = Action()
+      finishIfDone(&action)
+      return action
+    }
+  }
+
+  // MARK: Helpers
+
+  /// The position of input `id` in `inputs` (sorted by identifier), if it is live.
+  private func index(of id: Int) -> Int? {
+    var low = 0
+    var high = inputs.count
+    while low < high {
+      let middle = (low + high) / 2
+      if inputs[middle].id < id { low = middle + 1 } else { high = middle }
+    }
+    return low < inputs.count && inputs[low].id == id ? low : nil
+  }
+
+  /// The demand not yet spoken for by buffered values.
+  private var freeDemand: Subscribers.Demand { demand - buffer.count }
+
+  /// Adds downstream demand and grants the free demand to every input that was granted less.
+  private mutating func addDemand(_ more: Subscribers.Demand, _ action: inout Action) {
+    // Once demand is unlimited, every input already holds an unlimited grant.
+    guard demand != .unlimited else { return }
+    demand += more
+    let free = freeDemand
+    guard free > 0 else { return }
+    for index in inputs.indices {
+      let input = inputs[index]
+      guard let subscription = input.subscription, input.granted < free else { continue }
+      action.request.append((subscription, free - input.granted))
+      inputs[index].granted = free
+    }
+  }
+
+  /// What the deliverer (or a caller that may become it) sends next; sets `isDelivering`
+  /// accordingly.
+  private mutating func nextDelivery() -> Delivery? {
+    switch state {
+    case .failing:
+      state = .terminated
+      isDelivering = false
+      defer { pendingFailure = nil }
+      return pendingFailure.map { .failure($0) }
+    case .terminated:
+      isDelivering = false
+      return nil
+    case .active, .finishing:
+      if demand > 0, let value = buffer.popFirst() {
+        demand -= 1
+        isDelivering = true
+        return .value(value)
+      }
+      isDelivering = false
+      if case .finishing = state, buffer.isEmpty {
+        state = .terminated
+        return .finished
+      }
+      return nil
+    }
+  }
+
+  /// Moves to `finishing` once the upstream and every input finished.
+  private mutating func finishIfDone(_ action: inout Action) {
+    guard isActive, upstreamFinished, inputs.isEmpty else { return }
+    state = .finishing
+    if !isDelivering { action.deliver = nextDelivery() }
+  }
+
+  /// Ends the merge with a failure: cancels everything else, drops the buffer, and delivers the
+  /// failure now or (if a delivery is in progress) right after it.
+  private mutating func fail(_ failure: Failure) -> Action {
+    var action = Action(cancel: releaseEverything())
+    if isDelivering {
+      state = .failing
+      pendingFailure = failure
+    } else {
+      state = .terminated
+      action.deliver = .failure(failure)
+    }
+    return action
+  }
+
+  /// Forgets every input, the upstream and the buffer; returns the subscriptions to cancel.
+  private mutating func releaseEverything() -> [any Subscription] {
+    var subscriptions = inputs.compactMap(\.subscription)
+    if let upstream { subscriptions.append(upstream) }
+    inputs.removeAll()
+    upstream = nil
+    buffer.removeAll()
+    return subscriptions
+  }
+}
+
+/// Where a merge is in its life (the `State` of ``MergeStateMachine``). Declared outside the
+/// generic machine, and without a payload, so that checking it costs nothing per value.
+enum MergeState {
+  /// Inputs may still deliver, and (for flatMap and switchToLatest) the upstream may still
+  /// produce inputs.
+  case active
+  /// The upstream and every input finished: `.finished` goes downstream once the buffered
+  /// values have been delivered (which may wait for demand).
+  case finishing
+  /// A failure arrived while a delivery was in progress: the deliverer sends it downstream when
+  /// that delivery returns. Inputs are already cancelled and the buffer emptied.
+  case failing
+  /// The completion was handed to a deliverer, or the downstream cancelled: every later event
+  /// is ignored and late subscriptions are cancelled.
+  case terminated
+}
+
+/// Where a merge's inputs come from (the `Mode` of ``MergeStateMachine``).
+enum MergeMode {
+  /// `merge` and `MergeMany`: a fixed set of inputs, registered at the start.
+  case fixed(inputCount: Int)
+  /// `flatMap(maxPublishers:)`: the upstream is asked for `maxPublishers` values, each one
+  /// becomes an input, and each input that finishes makes room for one more.
+  case flatMap(maxPublishers: Subscribers.Demand)
+  /// `switchToLatest()`: the upstream is asked for every value, and each new input cancels and
+  /// replaces the current one.
+  case switchToLatest
+}
+
+/// One input publisher of a merge (the `Input` of ``MergeStateMachine``).
+struct MergeInputState {
+  /// Its identifier: inputs are numbered in the order they were added.
+  let id: Int
+  /// Its subscription, once it arrived.
+  var subscription: (any Subscription)?
+  /// What it was asked for and has not delivered yet.
+  var granted = Subscribers.Demand.none
+}

@@ -1,0 +1,139 @@
+extension Publisher {
+  /// Combines elements from this publisher with those from three other publishers,
+  /// delivering an interleaved sequence of elements.
+  ///
+  /// ```swift
+  /// let subjects = (1...4).map { _ in PassthroughSubject<Int, Never>() }
+  /// let cancellable = subjects[0]
+  ///   .merge(with: subjects[1], subjects[2], subjects[3])
+  ///   .sink { print($0) }
+  /// for (index, subject) in subjects.enumerated().reversed() { subject.send(index) }
+  /// // Prints: 3, 2, 1, 0
+  /// ```
+  ///
+  /// The result finishes when every publisher has finished, and fails as soon as one of them
+  /// fails (cancelling the others). Each publisher is asked for no more than the downstream
+  /// asked for; delivery is serial even when the publishers send from several threads.
+  /// See ``Publishers/Merge`` for the details.
+  ///
+  /// - Parameters:
+  ///   - b: A second publisher.
+  ///   - c: A third publisher.
+  ///   - d: A fourth publisher.
+  /// - Returns: A publisher that emits an element whenever any upstream publisher emits one.
+  public func merge<B, C, D>(
+    with b: B, _ c: C, _ d: D
+  ) -> Publishers.Merge4<Self, B, C, D>
+  where
+    B: Publisher, C: Publisher, D: Publisher,
+    Failure == B.Failure, Output == B.Output,
+    B.Failure == C.Failure, B.Output == C.Output,
+    C.Failure == D.Failure, C.Output == D.Output
+  {
+    Publishers.Merge4(self, b, c, d)
+  }
+}
+
+extension Publishers {
+  /// A publisher created by applying the merge function to four upstream publishers.
+  ///
+  /// Behaves like ``Publishers/Merge``: shared demand, serial delivery, completion after every
+  /// upstream publisher finished, and failure as soon as one fails.
+  public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+  where
+    A.Failure == B.Failure, A.Output == B.Output,
+    B.Failure == C.Failure, B.Output == C.Output,
+    C.Failure == D.Failure, C.Output == D.Output
+  {
+    /// The kind of values this publisher publishes: the upstream publishers'.
+    public typealias Output = A.Output
+
+    /// The kind of errors this publisher might publish: the upstream publishers'.
+    public typealias Failure = A.Failure
+
+    /// A publisher to merge.
+    public let a: A
+
+    /// A second publisher to merge.
+    public let b: B
+
+    /// A third publisher to merge.
+    public let c: C
+
+    /// A fourth publisher to merge.
+    public let d: D
+
+    /// Creates a publisher that merges the elements of four upstream publishers.
+    public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+    }
+
+    /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
+    /// subscribed, in order.
+    public func receive<S: Subscriber>(subscriber: S)
+    where D.Failure == S.Failure, D.Output == S.Input {
+      let storage = MergeStorage(
+        mode: .fixed(inputCount: 4), downstream: subscriber, name: "Merge4")
+      subscriber.receive(subscription: storage)
+      storage.subscribe(a, as: 0)
+      storage.subscribe(b, as: 1)
+      storage.subscribe(c, as: 2)
+      storage.subscribe(d, as: 3)
+    }
+
+    /// Merges this publisher's four upstream publishers and one more into one
+    /// `Publishers.Merge5`.
+    public func merge<P: Publisher>(with other: P) -> Publishers.Merge5<A, B, C, D, P>
+    where D.Failure == P.Failure, D.Output == P.Output {
+      Publishers.Merge5(a, b, c, d, other)
+    }
+
+    /// Merges this publisher's four upstream publishers and two more into one
+    /// `Publishers.Merge6`.
+    public func merge<Z, Y>(
+      with z: Z, _ y: Y
+    ) -> Publishers.Merge6<A, B, C, D, Z, Y>
+    where
+      Z: Publisher, Y: Publisher,
+      D.Failure == Z.Failure, D.Output == Z.Output,
+      Z.Failure == Y.Failure, Z.Output == Y.Output
+    {
+      Publishers.Merge6(a, b, c, d, z, y)
+    }
+
+    /// Merges this publisher's four upstream publishers and three more into one
+    /// `Publishers.Merge7`.
+    public func merge<Z, Y, X>(
+      with z: Z, _ y: Y, _ x: X
+    ) -> Publishers.Merge7<A, B, C, D, Z, Y, X>
+    where
+      Z: Publisher, Y: Publisher, X: Publisher,
+      D.Failure == Z.Failure, D.Output == Z.Output,
+      Z.Failure == Y.Failure, Z.Output == Y.Output,
+      Y.Failure == X.Failure, Y.Output == X.Output
+    {
+      Publishers.Merge7(a, b, c, d, z, y, x)
+    }
+
+    /// Merges this publisher's four upstream publishers and four more into one
+    /// `Publishers.Merge8`.
+    public func merge<Z, Y, X, W>(
+      with z: Z, _ y: Y, _ x: X, _ w: W
+    ) -> Publishers.Merge8<A, B, C, D, Z, Y, X, W>
+    where
+      Z: Publisher, Y: Publisher, X: Publisher, W: Publisher,
+      D.Failure == Z.Failure, D.Output == Z.Output,
+      Z.Failure == Y.Failure, Z.Output == Y.Output,
+      Y.Failure == X.Failure, Y.Output == X.Output,
+      X.Failure == W.Failure, X.Output == W.Output
+    {
+      Publishers.Merge8(a, b, c, d, z, y, x, w)
+    }
+  }
+}
+
+extension Publishers.Merge4: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}

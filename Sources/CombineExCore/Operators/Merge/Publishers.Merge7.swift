@@ -1,0 +1,125 @@
+extension Publisher {
+  /// Combines elements from this publisher with those from six other publishers,
+  /// delivering an interleaved sequence of elements.
+  ///
+  /// ```swift
+  /// let subjects = (1...7).map { _ in PassthroughSubject<Int, Never>() }
+  /// let cancellable = subjects[0]
+  ///   .merge(with: subjects[1], subjects[2], subjects[3], subjects[4], subjects[5], subjects[6])
+  ///   .sink { print($0) }
+  /// for (index, subject) in subjects.enumerated().reversed() { subject.send(index) }
+  /// // Prints: 6, 5, 4, 3, 2, 1, 0
+  /// ```
+  ///
+  /// The result finishes when every publisher has finished, and fails as soon as one of them
+  /// fails (cancelling the others). Each publisher is asked for no more than the downstream
+  /// asked for; delivery is serial even when the publishers send from several threads.
+  /// See ``Publishers/Merge`` for the details.
+  ///
+  /// - Parameters:
+  ///   - b: A second publisher.
+  ///   - c: A third publisher.
+  ///   - d: A fourth publisher.
+  ///   - e: A fifth publisher.
+  ///   - f: A sixth publisher.
+  ///   - g: A seventh publisher.
+  /// - Returns: A publisher that emits an element whenever any upstream publisher emits one.
+  public func merge<B, C, D, E, F, G>(
+    with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
+  ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
+  where
+    B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher,
+    Failure == B.Failure, Output == B.Output,
+    B.Failure == C.Failure, B.Output == C.Output,
+    C.Failure == D.Failure, C.Output == D.Output,
+    D.Failure == E.Failure, D.Output == E.Output,
+    E.Failure == F.Failure, E.Output == F.Output,
+    F.Failure == G.Failure, F.Output == G.Output
+  {
+    Publishers.Merge7(self, b, c, d, e, f, g)
+  }
+}
+
+extension Publishers {
+  /// A publisher created by applying the merge function to seven upstream publishers.
+  ///
+  /// Behaves like ``Publishers/Merge``: shared demand, serial delivery, completion after every
+  /// upstream publisher finished, and failure as soon as one fails.
+  public struct Merge7<
+    A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher
+  >: Publisher
+  where
+    A.Failure == B.Failure, A.Output == B.Output,
+    B.Failure == C.Failure, B.Output == C.Output,
+    C.Failure == D.Failure, C.Output == D.Output,
+    D.Failure == E.Failure, D.Output == E.Output,
+    E.Failure == F.Failure, E.Output == F.Output,
+    F.Failure == G.Failure, F.Output == G.Output
+  {
+    /// The kind of values this publisher publishes: the upstream publishers'.
+    public typealias Output = A.Output
+
+    /// The kind of errors this publisher might publish: the upstream publishers'.
+    public typealias Failure = A.Failure
+
+    /// A publisher to merge.
+    public let a: A
+
+    /// A second publisher to merge.
+    public let b: B
+
+    /// A third publisher to merge.
+    public let c: C
+
+    /// A fourth publisher to merge.
+    public let d: D
+
+    /// A fifth publisher to merge.
+    public let e: E
+
+    /// A sixth publisher to merge.
+    public let f: F
+
+    /// A seventh publisher to merge.
+    public let g: G
+
+    /// Creates a publisher that merges the elements of seven upstream publishers.
+    public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+      self.e = e
+      self.f = f
+      self.g = g
+    }
+
+    /// Attaches the subscriber: it receives its subscription, then every upstream publisher is
+    /// subscribed, in order.
+    public func receive<S: Subscriber>(subscriber: S)
+    where G.Failure == S.Failure, G.Output == S.Input {
+      let storage = MergeStorage(
+        mode: .fixed(inputCount: 7), downstream: subscriber, name: "Merge7")
+      subscriber.receive(subscription: storage)
+      storage.subscribe(a, as: 0)
+      storage.subscribe(b, as: 1)
+      storage.subscribe(c, as: 2)
+      storage.subscribe(d, as: 3)
+      storage.subscribe(e, as: 4)
+      storage.subscribe(f, as: 5)
+      storage.subscribe(g, as: 6)
+    }
+
+    /// Merges this publisher's seven upstream publishers and one more into one
+    /// `Publishers.Merge8`.
+    public func merge<P: Publisher>(with other: P) -> Publishers.Merge8<A, B, C, D, E, F, G, P>
+    where G.Failure == P.Failure, G.Output == P.Output {
+      Publishers.Merge8(a, b, c, d, e, f, g, other)
+    }
+  }
+}
+
+extension Publishers.Merge7: Equatable
+where
+  A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable
+{}

@@ -1,0 +1,162 @@
+import Foundation
+
+extension RunLoop: Scheduler {
+  /// The scheduler time type used by the run loop: a `Date`.
+  ///
+  /// ```swift
+  /// let start = RunLoop.main.now
+  /// let later = start.advanced(by: .seconds(2))
+  /// print(start.distance(to: later).timeInterval)  // Prints: 2.0
+  /// ```
+  public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+    /// The date represented by this type.
+    public var date: Date
+
+    /// Initializes a run loop scheduler time with the given date.
+    public init(_ date: Date) {
+      self.date = date
+    }
+
+    /// Returns the distance to another run loop scheduler time.
+    public func distance(to other: SchedulerTimeType) -> Stride {
+      Stride(other.date.timeIntervalSince(date))
+    }
+
+    /// Returns a run loop scheduler time calculated by advancing this instance's time by the
+    /// given interval.
+    public func advanced(by n: Stride) -> SchedulerTimeType {
+      SchedulerTimeType(date.addingTimeInterval(n.timeInterval))
+    }
+
+    /// The interval by which run loop times advance: a number of seconds.
+    ///
+    /// Integer and floating-point literals are seconds: `let half: Stride = 0.5`.
+    public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric,
+      ExpressibleByFloatLiteral, Hashable, Codable, Sendable
+    {
+      /// The type used when evaluating floating-point literals.
+      public typealias FloatLiteralType = TimeInterval
+
+      /// The type used when evaluating integer literals.
+      public typealias IntegerLiteralType = TimeInterval
+
+      /// A type that can represent the absolute value of any possible value of the conforming
+      /// type.
+      public typealias Magnitude = TimeInterval
+
+      /// The value of this time interval in seconds.
+      public var magnitude: TimeInterval
+
+      /// The value of this time interval in seconds.
+      public var timeInterval: TimeInterval { magnitude }
+
+      /// Creates a run loop time interval from an integer literal, in seconds.
+      public init(integerLiteral value: TimeInterval) {
+        magnitude = value
+      }
+
+      /// Creates a run loop time interval from a floating-point literal, in seconds.
+      public init(floatLiteral value: TimeInterval) {
+        magnitude = value
+      }
+
+      /// Creates a run loop time interval from a number of seconds.
+      public init(_ timeInterval: TimeInterval) {
+        magnitude = timeInterval
+      }
+
+      /// Creates a run loop time interval from a binary integer number of seconds.
+      public init?<T: BinaryInteger>(exactly source: T) {
+        guard let value = TimeInterval(exactly: source) else { return nil }
+        magnitude = value
+      }
+
+      /// Returns a Boolean value indicating whether the first interval is shorter.
+      public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+
+      /// Multiplies two intervals.
+      public static func * (lhs: Stride, rhs: Stride) -> Stride {
+        Stride(lhs.magnitude * rhs.magnitude)
+      }
+
+      /// Adds two intervals.
+      public static func + (lhs: Stride, rhs: Stride) -> Stride {
+        Stride(lhs.magnitude + rhs.magnitude)
+      }
+
+      /// Subtracts one interval from another.
+      public static func - (lhs: Stride, rhs: Stride) -> Stride {
+        Stride(lhs.magnitude - rhs.magnitude)
+      }
+
+      /// Multiplies an interval by another, in place.
+      public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
+
+      /// Adds an interval to another, in place.
+      public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
+
+      /// Subtracts an interval from another, in place.
+      public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
+
+      /// An interval of the given number of seconds.
+      public static func seconds(_ s: Int) -> Stride { Stride(TimeInterval(s)) }
+
+      /// An interval of the given number of seconds.
+      public static func seconds(_ s: Double) -> Stride { Stride(s) }
+
+      /// An interval of the given number of milliseconds.
+      public static func milliseconds(_ ms: Int) -> Stride { Stride(TimeInterval(ms) / 1e3) }
+
+      /// An interval of the given number of microseconds.
+      public static func microseconds(_ us: Int) -> Stride { Stride(TimeInterval(us) / 1e6) }
+
+      /// An interval of the given number of nanoseconds.
+      public static func nanoseconds(_ ns: Int) -> Stride { Stride(TimeInterval(ns) / 1e9) }
+    }
+  }
+
+  /// Options that affect the operation of the run loop scheduler: there are none.
+  public struct SchedulerOptions: Sendable {}
+
+  /// This scheduler's definition of the current moment in time: `Date()`.
+  public var now: SchedulerTimeType { SchedulerTimeType(Date()) }
+
+  /// The minimum tolerance allowed by the scheduler: zero.
+  public var minimumTolerance: SchedulerTimeType.Stride { 0 }
+
+  /// Performs the action on the next pass of this run loop (`perform(_:)`).
+  ///
+  /// The run loop must be running (as the main run loop of an app is) for the action to run.
+  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+    let action = UncheckedAction(action)
+    perform { action.run() }
+  }
+
+  /// Performs the action on this run loop at `date`, with a one-shot timer in the default
+  /// mode.
+  public func schedule(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?, _ action: @escaping () -> Void
+  ) {
+    let action = UncheckedAction(action)
+    let timer = Timer(fire: date.date, interval: 0, repeats: false) { _ in action.run() }
+    timer.tolerance = tolerance.timeInterval
+    add(timer, forMode: .default)
+  }
+
+  /// Performs the action on this run loop at `date`, then every `interval`, with a repeating
+  /// timer in the default mode; cancelling the returned cancellable invalidates the timer.
+  public func schedule(
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+    _ action: @escaping () -> Void
+  ) -> any Cancellable {
+    let action = UncheckedAction(action)
+    let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in
+      action.run()
+    }
+    timer.tolerance = tolerance.timeInterval
+    add(timer, forMode: .default)
+    return AnyCancellable { timer.invalidate() }
+  }
+}

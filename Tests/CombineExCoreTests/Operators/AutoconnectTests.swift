@@ -1,0 +1,144 @@
+import CombineExCore
+import CombineExTesting
+import Dispatch
+import Foundation
+import Testing
+
+/// A connectable publisher that counts its connections and disconnections.
+final class CountingConnectable: ConnectablePublisher, @unchecked Sendable {
+  // @unchecked Sendable: `counts` is guarded by `lock`; `subject` is thread-safe.
+  typealias Output = Int
+  typealias Failure = Never
+
+  let subject = PassthroughSubject<Int, Never>()
+  private let lock = NSLock()
+  private var counts = (connects: 0, disconnects: 0)
+
+  var connects: Int { lock.withLock { counts.connects } }
+  var disconnects: Int { lock.withLock { counts.disconnects } }
+  var isConnected: Bool { lock.withLock { counts.connects > counts.disconnects } }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    subject.receive(subscriber: subscriber)
+  }
+
+  func connect() -> any Cancellable {
+    lock.withLock { counts.connects += 1 }
+    return AnyCancellable { [self] in lock.withLock { counts.disconnects += 1 } }
+  }
+}
+
+@Suite("autoconnect()")
+struct AutoconnectTests {
+  @Test("the first subscriber connects; later ones share the connection")
+  func connectsOnFirst() {
+    let upstream = CountingConnectable()
+    let autoconnected = upstream.autoconnect()
+    #expect(upstream.connects == 0)
+    let first = autoconnected.record()
+    #expect(upstream.connects == 1)
+    let second = autoconnected.record()
+    #expect(upstream.connects == 1)
+    upstream.subject.send(1)
+    #expect(first.values == [1])
+    #expect(second.values == [1])
+    first.cancel()
+    second.cancel()
+  }
+
+  @Test("the last subscriber's cancel disconnects")
+  func lastCancelDisconnects() {
+    let upstream = CountingConnectable()
+    let autoconnected = upstream.autoconnect()
+    let first = autoconnected.record()
+    let second = autoconnected.record()
+    first.cancel()
+    #expect(upstream.disconnects == 0)
+    second.cancel()
+    #expect(upstream.disconnects == 1)
+  }
+
+  @Test("a subscriber after a disconnect connects again")
+  func reconnects() {
+    let upstream = CountingConnectable()
+    let autoconnected = upstream.autoconnect()
+    autoconnected.record().cancel()
+    let recorder = autoconnected.record()
+    #expect(upstream.connects == 2)
+    #expect(upstream.isConnected)
+    recorder.cancel()
+    #expect(!upstream.isConnected)
+  }
+
+  @Test("the subscriber is attached before connecting, so it sees synchronous values")
+  func attachedBeforeConnect() {
+    let recorder = [1, 2, 3].publisher.makeConnectable().autoconnect().record()
+    #expect(recorder.values == [1, 2, 3])
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("the upstream's completion reaches subscribers and disconnects")
+  func completionDisconnects() {
+    let upstream = CountingConnectable()
+    let recorder = upstream.autoconnect().record()
+    upstream.subject.send(completion: .finished)
+    #expect(recorder.receivedCompletion == .finished)
+    #expect(upstream.disconnects == 1)
+  }
+
+  @Test("demand passes through")
+  func demand() {
+    let upstream = CountingConnectable()
+    let recorder = upstream.autoconnect().record(initialDemand: .max(1))
+    upstream.subject.send(1)
+    upstream.subject.send(2)
+    recorder.request(.max(1))
+    upstream.subject.send(3)
+    #expect(recorder.values == [1, 3])
+    recorder.cancel()
+  }
+
+  @Test("cancel releases the subscriber")
+  func cancelReleases() {
+    weak var weakOwner: TestOwner?
+    let upstream = CountingConnectable()
+    var cancellable: AnyCancellable?
+    do {
+      let owner = TestOwner()
+      weakOwner = owner
+      cancellable = upstream.autoconnect().sink { owner.values.append($0) }
+    }
+    cancellable?.cancel()
+    #expect(weakOwner == nil)
+  }
+
+  @Test("Autoconnect is a class: copies share the connection")
+  func sharedConnection() {
+    let upstream = CountingConnectable()
+    let autoconnected = upstream.autoconnect()
+    let copy = autoconnected
+    let first = autoconnected.record()
+    let second = copy.record()
+    #expect(upstream.connects == 1)
+    #expect(autoconnected.upstream === upstream)
+    first.cancel()
+    second.cancel()
+  }
+
+  @Test("stress: concurrent subscribes and cancels leave connections balanced")
+  func stressBalanced() async {
+    let upstream = CountingConnectable()
+    let autoconnected = upstream.autoconnect()
+    await concurrentPerform(8) { _ in
+      for _ in 0..<200 {
+        // A subject attaches a subscriber later when another thread is delivering, so the
+        // cancel may come before the subscription: the subscriber must still leave.
+        autoconnected.sink { _ in }.cancel()
+        autoconnected.record().cancel()
+      }
+    }
+    #expect(!upstream.isConnected)
+    #expect(upstream.connects == upstream.disconnects)
+    #expect(upstream.connects >= 1)
+  }
+}

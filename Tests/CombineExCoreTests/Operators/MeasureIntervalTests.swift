@@ -1,0 +1,78 @@
+import CombineExCore
+import CombineExTesting
+import Foundation
+import Testing
+
+@Suite("measureInterval(using:)")
+struct MeasureIntervalTests {
+  @Test("measures from the subscription, then between values")
+  func measures() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Void, Never>()
+    let recorder = subject.measureInterval(using: scheduler).record()
+    scheduler.advance(by: .seconds(2))
+    subject.send()
+    scheduler.advance(by: .milliseconds(500))
+    subject.send()
+    subject.send()
+    #expect(recorder.values == [.seconds(2), .milliseconds(500), .zero])
+  }
+
+  @Test("values are emitted at once, without the scheduler")
+  func synchronous() {
+    let scheduler = RunLoop.test
+    let recorder = [1, 2].publisher.measureInterval(using: scheduler).record()
+    #expect(recorder.values == [.zero, .zero])
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("passes the upstream's failure on")
+  func forwardsFailure() {
+    let recorder = Fail<Int, TestError>(error: TestError(5))
+      .measureInterval(using: DispatchQueue.test).record()
+    #expect(recorder.receivedCompletion == .failure(TestError(5)))
+  }
+
+  @Test("an empty upstream finishes without values")
+  func emptyUpstream() {
+    let recorder = Empty<Int, Never>().measureInterval(using: DispatchQueue.test).record()
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("demand passes straight through")
+  func demand() {
+    let log = UpstreamLog()
+    let recorder = [1, 2, 3].publisher.probed(log).measureInterval(using: DispatchQueue.test)
+      .record(initialDemand: .max(1))
+    #expect(recorder.values.count == 1)
+    recorder.request(.max(1))
+    #expect(recorder.values.count == 2)
+    #expect(log.requests == [.max(1), .max(1)])
+  }
+
+  @Test("cancel reaches the upstream and releases the subscriber")
+  func cancel() {
+    let log = UpstreamLog()
+    weak var weakOwner: TestOwner?
+    let subject = PassthroughSubject<Int, Never>()
+    var cancellable: AnyCancellable?
+    do {
+      let owner = TestOwner()
+      weakOwner = owner
+      cancellable = subject.probed(log).measureInterval(using: DispatchQueue.test)
+        .sink { _ in owner.values.append(0) }
+    }
+    cancellable?.cancel()
+    #expect(log.cancels == 1)
+    #expect(weakOwner == nil)
+  }
+
+  @Test("the output type is the scheduler's stride")
+  func outputType() {
+    let measured: Publishers.MeasureInterval<Just<Int>, ImmediateScheduler> = Just(1)
+      .measureInterval(using: ImmediateScheduler.shared)
+    let recorder = measured.record()
+    #expect(recorder.values == [ImmediateScheduler.SchedulerTimeType.Stride(0)])
+  }
+}

@@ -1,0 +1,272 @@
+import CombineExCore
+import CombineExTesting
+import Dispatch
+import Foundation
+import Testing
+
+@Suite("receive(on:)")
+struct ReceiveOnTests {
+  @Test("values wait for the scheduler and then arrive in order")
+  func deliversOnScheduler() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.receive(on: scheduler).record()
+    subject.send(1)
+    subject.send(2)
+    subject.send(3)
+    #expect(recorder.values == [])
+    scheduler.advance()
+    #expect(recorder.values == [1, 2, 3])
+  }
+
+  @Test("the subscription reaches the subscriber at once, without the scheduler")
+  func subscriptionIsSynchronous() {
+    let scheduler = DispatchQueue.test
+    let recorder = PassthroughSubject<Int, Never>().receive(on: scheduler).record()
+    #expect(recorder.isSubscribed)
+  }
+
+  @Test("the completion is scheduled too, after the values")
+  func completionAfterValues() {
+    let scheduler = DispatchQueue.test
+    let recorder = [1, 2].publisher.receive(on: scheduler).record()
+    #expect(recorder.receivedCompletion == nil)
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test("passes the upstream's failure on, on the scheduler")
+  func forwardsFailure() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, TestError>()
+    let recorder = subject.receive(on: scheduler).record()
+    subject.send(1)
+    subject.send(completion: .failure(TestError(3)))
+    #expect(recorder.receivedCompletion == nil)
+    scheduler.advance()
+    #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion == .failure(TestError(3)))
+  }
+
+  @Test("an empty upstream finishes without values")
+  func emptyUpstream() {
+    let scheduler = DispatchQueue.test
+    let recorder = Empty<Int, Never>().receive(on: scheduler).record()
+    scheduler.advance()
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("demand passes straight to the upstream")
+  func demandPassesThrough() {
+    let scheduler = DispatchQueue.test
+    let log = UpstreamLog()
+    let recorder = [1, 2, 3].publisher.probed(log).receive(on: scheduler)
+      .record(initialDemand: .max(1))
+    #expect(log.requests == [.max(1)])
+    scheduler.advance()
+    #expect(recorder.values == [1])
+    recorder.request(.max(1))
+    #expect(log.requests == [.max(1), .max(1)])
+    scheduler.advance()
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test("demand returned by the subscriber is requested from the upstream on delivery")
+  func returnedDemandGoesUpstream() {
+    let scheduler = DispatchQueue.test
+    let log = UpstreamLog()
+    let recorder = [1, 2, 3].publisher.probed(log).receive(on: scheduler)
+      .record(initialDemand: .max(1), demandAfterEachValue: .max(1))
+    scheduler.advance()
+    scheduler.advance()
+    scheduler.advance()
+    #expect(recorder.values == [1, 2, 3])
+    // The third value's demand is not requested: the sequence finished when it sent it.
+    #expect(log.requests == [.max(1), .max(1), .max(1)])
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("no demand: nothing is requested and nothing delivered")
+  func noDemand() {
+    let scheduler = DispatchQueue.test
+    let log = UpstreamLog()
+    let recorder = [1, 2].publisher.probed(log).receive(on: scheduler).record(initialDemand: .none)
+    scheduler.advance()
+    #expect(log.requests.isEmpty)
+    #expect(recorder.values.isEmpty)
+  }
+
+  @Test("after cancel, values already scheduled are not delivered")
+  func cancelDropsScheduled() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.receive(on: scheduler).record()
+    subject.send(1)
+    subject.send(completion: .finished)
+    recorder.cancel()
+    scheduler.advance()
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.receivedCompletion == nil)
+  }
+
+  @Test("cancel reaches the upstream")
+  func cancelReachesUpstream() {
+    let scheduler = DispatchQueue.test
+    let log = UpstreamLog()
+    let recorder = PassthroughSubject<Int, Never>().probed(log).receive(on: scheduler).record()
+    recorder.cancel()
+    #expect(log.cancels == 1)
+  }
+
+  @Test("cancel from inside a delivery stops the deliveries that follow")
+  func reentrantCancel() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    var received: [Int] = []
+    var cancellable: AnyCancellable?
+    cancellable = subject.receive(on: scheduler).sink { value in
+      received.append(value)
+      if value == 2 { cancellable?.cancel() }
+    }
+    for value in 1...5 { subject.send(value) }
+    scheduler.advance()
+    #expect(received == [1, 2])
+    _ = cancellable
+  }
+
+  @Test("a send from inside a delivery is scheduled after the current ones")
+  func reentrantSend() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    var received: [Int] = []
+    let cancellable = subject.receive(on: scheduler).sink { value in
+      received.append(value)
+      if value == 1 { subject.send(10) }
+    }
+    subject.send(1)
+    subject.send(2)
+    scheduler.advance()
+    #expect(received == [1, 2, 10])
+    _ = cancellable
+  }
+
+  @Test("cancel releases the subscriber")
+  func cancelReleases() {
+    let scheduler = DispatchQueue.test
+    weak var weakOwner: TestOwner?
+    let subject = PassthroughSubject<Int, Never>()
+    var cancellable: AnyCancellable?
+    do {
+      let owner = TestOwner()
+      weakOwner = owner
+      cancellable = subject.receive(on: scheduler).sink { owner.values.append($0) }
+    }
+    subject.send(1)
+    #expect(weakOwner != nil)
+    cancellable?.cancel()
+    #expect(weakOwner == nil)
+    scheduler.advance()
+  }
+
+  @Test("the ImmediateScheduler delivers at once")
+  func immediateScheduler() {
+    let recorder = [1, 2, 3].publisher.receive(on: ImmediateScheduler.shared).record()
+    #expect(recorder.values == [1, 2, 3])
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("on a serial DispatchQueue, values arrive on that queue, in order")
+  func realQueue() async {
+    let queue = DispatchQueue(label: "receive-on")
+    let key = DispatchSpecificKey<Bool>()
+    queue.setSpecific(key: key, value: true)
+    let onQueue = Log<Bool>()
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder =
+      subject
+      .receive(on: queue)
+      .map { value -> Int in
+        onQueue.append(DispatchQueue.getSpecific(key: key) == true)
+        return value
+      }
+      .record()
+    for value in 0..<100 { subject.send(value) }
+    subject.send(completion: .finished)
+    #expect(await recorder.values(count: 100) == Array(0..<100))
+    #expect(await recorder.completion == .finished)
+    #expect(onQueue.values.allSatisfy { $0 })
+  }
+
+  @Test("stress: a cancel made on the delivery queue is never followed by a delivery")
+  func stressCancelOnQueue() async {
+    let violations = Log<Int>()
+    await concurrentPerform(8) { round in
+      for iteration in 0..<50 {
+        let queue = DispatchQueue(label: "stress-\(round)-\(iteration)")
+        let subject = PassthroughSubject<Int, Never>()
+        let cancelled = CancelledMark()
+        let cancellable = subject.receive(on: queue).sink { value in
+          if cancelled.isSet { violations.append(value) }
+        }
+        let producer = DispatchQueue(label: "producer-\(round)-\(iteration)")
+        producer.async {
+          for value in 0..<40 { subject.send(value) }
+        }
+        queue.async {
+          cancellable.cancel()
+          cancelled.set()
+        }
+        producer.sync {}
+        queue.sync {}
+      }
+    }
+    #expect(violations.values.isEmpty)
+  }
+
+  @Test("stress: cancels from other threads race deliveries without a crash or late delivery")
+  func stressCancelFromOtherThread() async {
+    let late = Log<Int>()
+    await concurrentPerform(8) { round in
+      for iteration in 0..<50 {
+        let queue = DispatchQueue(label: "stress-other-\(round)-\(iteration)")
+        let subject = PassthroughSubject<Int, Never>()
+        let received = Log<Int>()
+        let cancellable = subject.receive(on: queue).sink { received.append($0) }
+        for value in 0..<20 { subject.send(value) }
+        cancellable.cancel()
+        let countAtCancel = received.count
+        queue.sync {}
+        // A delivery that had started before `cancel()` may finish; no other may start.
+        if received.count > countAtCancel + 1 { late.append(received.count - countAtCancel) }
+        if received.values != Array(0..<received.count) { late.append(-1) }
+      }
+    }
+    #expect(late.values.isEmpty)
+  }
+
+  @Test("stress: a concurrent queue still delivers one value at a time, in order")
+  func stressConcurrentQueue() async {
+    let checker = SerialDeliveryChecker()
+    let subject = PassthroughSubject<Int, Never>()
+    let done = Flag()
+    let cancellable = subject.receive(on: DispatchQueue.global()).sink { value in
+      checker.receive(value)
+      if value == 1999 { done.raise() }
+    }
+    for value in 0..<2000 { subject.send(value) }
+    #expect(await done.wait())
+    #expect(checker.overlaps == 0)
+    #expect(checker.values == Array(0..<2000))
+    cancellable.cancel()
+  }
+}
+
+/// A flag the stress tests set right after `cancel()` returns.
+final class CancelledMark: @unchecked Sendable {
+  // @unchecked Sendable: `value` is guarded by `lock`.
+  private let lock = NSLock()
+  private var value = false
+  var isSet: Bool { lock.withLock { value } }
+  func set() { lock.withLock { value = true } }
+}

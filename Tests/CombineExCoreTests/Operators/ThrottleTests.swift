@@ -1,0 +1,217 @@
+import CombineExCore
+import CombineExTesting
+import Dispatch
+import Testing
+
+@Suite("throttle(for:scheduler:latest:)")
+struct ThrottleTests {
+  @Test("the first value is emitted at once, from the scheduler", arguments: [true, false])
+  func firstValueAtOnce(latest: Bool) {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: latest)
+      .record()
+    subject.send(1)
+    #expect(recorder.values == [])
+    scheduler.advance()
+    #expect(recorder.values == [1])
+  }
+
+  @Test("latest: true emits the last value of the interval, one interval after the first")
+  func latestTrue() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).record()
+    subject.send(1)
+    scheduler.advance()
+    subject.send(2)
+    scheduler.advance(by: .milliseconds(300))
+    subject.send(3)
+    subject.send(4)
+    scheduler.advance(by: .milliseconds(699))
+    #expect(recorder.values == [1])
+    scheduler.advance(by: .milliseconds(1))
+    #expect(recorder.values == [1, 4])
+  }
+
+  @Test("latest: false emits the first value of the interval")
+  func latestFalse() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: false)
+      .record()
+    subject.send(1)
+    scheduler.advance()
+    subject.send(2)
+    subject.send(3)
+    subject.send(4)
+    scheduler.advance(by: .seconds(1))
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test("values sent before the first emission collapse into it", arguments: [true, false])
+  func collapseBeforeFirst(latest: Bool) {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: latest)
+      .record()
+    subject.send(1)
+    subject.send(2)
+    subject.send(3)
+    scheduler.advance()
+    #expect(recorder.values == [latest ? 3 : 1])
+  }
+
+  @Test("at most one value per interval while values keep coming", arguments: [true, false])
+  func atMostOnePerInterval(latest: Bool) {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: latest)
+      .record()
+    for tenth in 0..<30 {
+      subject.send(tenth)
+      scheduler.advance(by: .milliseconds(100))
+    }
+    scheduler.advance(by: .seconds(1))
+    // Emissions at 0 s, 1 s, 2 s and 3 s: the first value, then one per interval.
+    #expect(recorder.values == (latest ? [0, 9, 19, 29] : [0, 1, 10, 20]))
+  }
+
+  @Test("a value arriving mid-interval is emitted when the interval since the last emission ends")
+  func midInterval() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.throttle(for: .seconds(60), scheduler: scheduler, latest: false)
+      .record()
+    subject.send(0)
+    scheduler.advance()
+    scheduler.advance(by: .seconds(45))
+    subject.send(1)
+    scheduler.advance(by: .seconds(14))
+    #expect(recorder.values == [0])
+    scheduler.advance(by: .seconds(1))
+    #expect(recorder.values == [0, 1])
+  }
+
+  @Test("a value arriving after a full quiet interval is emitted at once again")
+  func afterGap() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.throttle(for: .seconds(60), scheduler: scheduler, latest: true)
+      .record()
+    subject.send(0)
+    scheduler.advance()
+    scheduler.advance(by: .seconds(61))
+    subject.send(1)
+    scheduler.advance()
+    #expect(recorder.values == [0, 1])
+  }
+
+  @Test("a completion while a value waits follows that value")
+  func completionAfterPending() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, TestError>()
+    let recorder = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true)
+      .record()
+    subject.send(1)
+    scheduler.advance()
+    subject.send(2)
+    subject.send(completion: .failure(TestError(9)))
+    #expect(recorder.receivedCompletion == nil)
+    scheduler.advance(by: .seconds(1))
+    #expect(
+      recorder.events == [.subscription, .value(1), .value(2), .completion(.failure(TestError(9)))])
+  }
+
+  @Test("a completion with nothing waiting is delivered from the scheduler at once")
+  func completionAlone() {
+    let scheduler = DispatchQueue.test
+    let recorder = Empty<Int, Never>().throttle(
+      for: .seconds(1), scheduler: scheduler, latest: true
+    )
+    .record()
+    #expect(recorder.receivedCompletion == nil)
+    scheduler.advance()
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("asks the upstream for unlimited values; values without demand are dropped")
+  func demand() {
+    let scheduler = DispatchQueue.test
+    let log = UpstreamLog()
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.probed(log)
+      .throttle(for: .seconds(1), scheduler: scheduler, latest: false)
+      .record(initialDemand: .max(1))
+    #expect(log.requests == [.unlimited])
+    subject.send(1)
+    scheduler.advance()
+    subject.send(2)
+    scheduler.advance(by: .seconds(2))
+    #expect(recorder.values == [1])
+    #expect(scheduler.pendingWorkCount == 0)
+    recorder.request(.max(1))
+    subject.send(3)
+    scheduler.advance()
+    #expect(recorder.values == [1, 3])
+  }
+
+  @Test("cancel drops a scheduled emission and cancels the upstream")
+  func cancel() {
+    let scheduler = DispatchQueue.test
+    let log = UpstreamLog()
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.probed(log)
+      .throttle(for: .seconds(1), scheduler: scheduler, latest: true)
+      .record()
+    subject.send(1)
+    recorder.cancel()
+    scheduler.advance(by: .seconds(2))
+    #expect(recorder.values.isEmpty)
+    #expect(log.cancels == 1)
+  }
+
+  @Test("cancel releases the subscriber")
+  func cancelReleases() {
+    let scheduler = DispatchQueue.test
+    weak var weakOwner: TestOwner?
+    let subject = PassthroughSubject<Int, Never>()
+    var cancellable: AnyCancellable?
+    do {
+      let owner = TestOwner()
+      weakOwner = owner
+      cancellable = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true)
+        .sink { owner.values.append($0) }
+    }
+    subject.send(1)
+    cancellable?.cancel()
+    #expect(weakOwner == nil)
+    scheduler.advance()
+  }
+
+  @Test("on the ImmediateScheduler, a send from inside the delivery is emitted too")
+  func reentrantImmediate() {
+    let subject = PassthroughSubject<Int, Never>()
+    var received: [Int] = []
+    let cancellable = subject.throttle(
+      for: .seconds(1), scheduler: ImmediateScheduler.shared, latest: true
+    )
+    .sink { value in
+      received.append(value)
+      if value < 3 { subject.send(value + 1) }
+    }
+    subject.send(0)
+    #expect(received == [0, 1, 2, 3])
+    _ = cancellable
+  }
+
+  @Test("on a real queue, the first value arrives")
+  func realQueue() async {
+    let queue = DispatchQueue(label: "throttle")
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.throttle(for: .milliseconds(10), scheduler: queue, latest: true)
+      .record()
+    subject.send(1)
+    #expect(await recorder.values(count: 1) == [1])
+  }
+}
