@@ -144,8 +144,9 @@ enum ConformanceChecks {
         // not wait for the subscriber's demand (a driven subject, or an upstream the
         // publisher keeps subscribed with unlimited demand).
         let comparable =
-          mode != .requestedInsideWithNestedSend
-          || !(outcome.hasDrivenSources || testCase.traits.contains(.keepsUpstream))
+          !outcome.usesClock
+          && (mode != .requestedInsideWithNestedSend
+            || !(outcome.hasDrivenSources || testCase.traits.contains(.keepsUpstream)))
         if comparable, !sameEvents(outcome.events, reference.events, testCase.traits) {
           problems += describe(
             [
@@ -163,7 +164,7 @@ enum ConformanceChecks {
         let outcome = testCase.run(scenario)
         problems += describe(outcome.violations, in: scenario)
         let expected = reference.events.values(upTo: cancelAt)
-        if !sameEvents(outcome.events, expected, testCase.traits) {
+        if !outcome.usesClock, !sameEvents(outcome.events, expected, testCase.traits) {
           problems += describe(
             [
               "cancelling inside value #\(cancelAt) gave \(outcome.events) instead of "
@@ -186,8 +187,10 @@ enum ConformanceChecks {
     }
   }
 
+  /// Whether two runs received the same events; always true for a publisher whose upstreams
+  /// interleave (which values get through depends on when demand arrives).
   static func sameEvents(_ lhs: [String], _ rhs: [String], _ traits: CaseTraits) -> Bool {
-    traits.contains(.interleavesUpstreams) ? lhs.sorted() == rhs.sorted() : lhs == rhs
+    traits.contains(.timingDependent) || lhs == rhs
   }
 }
 

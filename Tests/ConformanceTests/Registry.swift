@@ -49,8 +49,8 @@ struct CaseBuilder: Sendable {
 /// that checks it.
 enum Registry {
   static let entries: [RegistryEntry] =
-    sources + transforming + filtering + reducing + others
-    + properties
+    sources + morePublishers + transforming + filtering + reducing + others + combining + time
+    + properties + lifetimes
 
   /// Every generic case, for parameterized tests.
   static let cases: [ConformanceCase] = entries.flatMap { entry -> [ConformanceCase] in

@@ -133,4 +133,42 @@ struct RegressionTests {
     #expect(source.subscriptionStatuses == [.cancelled])
     #expect(probe.violations.isEmpty)
   }
+
+  @Test("Future sends no completion to a subscriber that cancels while receiving its value")
+  func futureCancelInsideReceive() {
+    let resolved = Future<Int, Never> { $0(.success(1)) }
+    let early = cancellingAtFirstValue(Int.self, Never.self)
+    resolved.subscribe(early)
+    var fulfil: Future<Int, Never>.Promise?
+    let later = Future<Int, Never> { fulfil = $0 }
+    let waiting = cancellingAtFirstValue(Int.self, Never.self)
+    later.subscribe(waiting)
+    fulfil?(.success(2))
+    #expect(early.events == ["v:1"])
+    #expect(waiting.events == ["v:2"])
+    #expect(early.violations.isEmpty && waiting.violations.isEmpty)
+  }
+
+  @Test(
+    "Result.Publisher and Optional.Publisher send nothing to a subscriber that cancels on subscription"
+  )
+  func resultAndOptionalPublishersRespectCancelInSubscription() {
+    let failure = Probe<Int, ConformanceError>(
+      behaviour: ProbeBehaviour(cancelInSubscription: true))
+    let none = Probe<Int, Never>(behaviour: ProbeBehaviour(cancelInSubscription: true))
+    Result<Int, ConformanceError>.failure(ConformanceError(1)).publisher.subscribe(failure)
+    Int?.none.publisher.subscribe(none)
+    #expect(failure.events.isEmpty && none.events.isEmpty)
+    #expect(failure.violations.isEmpty && none.violations.isEmpty)
+  }
+
+  @Test("prefix(during:) an ended lifetime delivers nothing, even from a synchronous upstream")
+  func prefixDuringEndedLifetime() {
+    let recorder = [1, 2, 3].publisher.prefix(during: Lifetime.ended).record()
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.receivedCompletion == .finished)
+    let cancelling = Probe<Int, Never>(behaviour: ProbeBehaviour(cancelInSubscription: true))
+    [1, 2, 3].publisher.prefix(during: Lifetime.ended).subscribe(cancelling)
+    #expect(cancelling.events.isEmpty && cancelling.violations.isEmpty)
+  }
 }

@@ -7,24 +7,26 @@ import Synchronization
 /// subscriber that cancels from inside `receive(subscription:)` receives nothing more (rule 2:
 /// nothing after cancel). `Subscriptions.empty` is one shared object and cannot tell.
 @usableFromInline
-final class ImmediateCompletionSubscription: Subscription, CustomStringConvertible, Sendable {
+package final class ImmediateCompletionSubscription: Subscription, CustomStringConvertible,
+  Sendable
+{
   @usableFromInline
   let cancelled = Atomic<Bool>(false)
 
   @inlinable
-  init() {}
+  package init() {}
 
   @usableFromInline
-  var description: String { "Empty" }
+  package var description: String { "Empty" }
 
   @inlinable
-  var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+  package var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
   @inlinable
-  func request(_ demand: Subscribers.Demand) {}
+  package func request(_ demand: Subscribers.Demand) {}
 
   @inlinable
-  func cancel() {
+  package func cancel() {
     cancelled.store(true, ordering: .releasing)
   }
 }
@@ -32,7 +34,7 @@ final class ImmediateCompletionSubscription: Subscription, CustomStringConvertib
 /// Hands `subscriber` a subscription, then `completion`, unless the subscriber cancelled from
 /// inside `receive(subscription:)`.
 @inlinable
-func completeAtOnce<S: Subscriber>(
+package func completeAtOnce<S: Subscriber>(
   _ subscriber: S, with completion: Subscribers.Completion<S.Failure>
 ) {
   let subscription = ImmediateCompletionSubscription()

@@ -103,6 +103,9 @@ final class Probe<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Se
         problems.append("receive(subscription:) was called a second time")
         return false
       }
+      // Like a Sink: a subscription that arrives after a cancel (a publisher may hand it over
+      // later, from a scheduler) is cancelled at once.
+      guard !cancelled else { return false }
       subscribed = true
       self.subscription = subscription
       if type(of: subscription) is AnyClass,

@@ -96,6 +96,15 @@ protocol DrivableSource: AnyObject {
   var leakWatch: [WeakReference] { get }
   /// Lets go of every subscriber, even those a careless source kept (cleanup after a run).
   func releaseSubscribers()
+  /// Runs what the source has pending after the stream ended (the clock's scheduled work).
+  func settleAfterEnd()
+  /// A number that changes whenever the source sends, completes or is cancelled: the harness
+  /// pumps until no source's mark (and nothing the subscriber saw) changes.
+  var progressMark: Int { get }
+}
+
+extension DrivableSource {
+  func settleAfterEnd() {}
 }
 
 /// A publisher under the harness's control: it hands each subscriber a subscription that
@@ -162,6 +171,15 @@ final class ScriptedSource<Output, Failure: Error>: Publisher, DrivableSource,
   var isLive: Bool { withState { $0.records.last?.status == .live } }
 
   var leakWatch: [WeakReference] { withState { $0.watch } }
+
+  var progressMark: Int {
+    withState { state in
+      state.records.reduce(state.records.count) { mark, record in
+        mark &* 31 &+ record.cursor &* 7 &+ (record.status == .live ? 0 : 1)
+          &+ (record.outstanding.max ?? -1) &* 131
+      }
+    }
+  }
 
   /// What the latest subscription was actually sent: the values, then the completion if one
   /// was sent (`.open` otherwise).
@@ -424,6 +442,7 @@ final class DrivenSource: DrivableSource, @unchecked Sendable {
   var isExhausted: Bool { lock.withLock { cursor >= script.values.count } }
   var isLive: Bool { lock.withLock { !completed } }
   var leakWatch: [WeakReference] { [] }
+  var progressMark: Int { lock.withLock { cursor &* 2 &+ (completed ? 1 : 0) } }
 
   func sendNext() -> Bool {
     let value = lock.withLock { () -> Int? in
