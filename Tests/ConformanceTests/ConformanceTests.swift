@@ -40,9 +40,9 @@ struct ConformanceTests {
 /// line each, with the scenario (and its seed) that shows them.
 enum ConformanceChecks {
   /// Random scenarios per case and check (kept small: the whole suite runs in seconds).
-  static let randomScenarioCount = 60
-  static let reentrancyScenarioCount = 24
-  static let misbehavingScenarioCount = 24
+  static let randomScenarioCount = 100
+  static let reentrancyScenarioCount = 40
+  static let misbehavingScenarioCount = 32
 
   /// Runs `checks` on a thread of its own and reports a deadlock if it does not finish in time.
   static func runGuarded(

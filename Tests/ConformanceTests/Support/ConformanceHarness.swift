@@ -33,13 +33,22 @@ struct CaseTraits: OptionSet, Sendable {
 final class ConformanceEnvironment {
   let scenario: Scenario
   private var generator: SeededGenerator
-  private(set) var sources: [any DrivableSource] = []
+  /// Guards `storedSources`, which a stress round's threads may read while an operator
+  /// creates an inner source on another.
+  private let sourcesLock = NSLockBox()
+  private var storedSources: [any DrivableSource] = []
+  /// Every source created so far, in order.
+  var sources: [any DrivableSource] { sourcesLock.withLock { storedSources } }
   private(set) var canaries: [WeakReference] = []
   private var retained: [AnyObject] = []
 
   init(scenario: Scenario) {
     self.scenario = scenario
     generator = SeededGenerator(seed: scenario.seed ^ 0x5EED_5C41_7000_0001)
+  }
+
+  private func add(_ source: any DrivableSource) {
+    sourcesLock.withLock { storedSources.append(source) }
   }
 
   /// Keeps `object` alive for the whole run (a property whose subscribers do not keep it).
@@ -76,7 +85,7 @@ final class ConformanceEnvironment {
       label: label ?? "upstream #\(sources.count + 1)",
       script: nextScript(canFail: failure != nil), delivery: scenario.delivery,
       releasesSubscribers: !scenario.careless, makeValue: value, makeFailure: failure)
-    sources.append(source)
+    add(source)
     return source
   }
 
@@ -103,7 +112,7 @@ final class ConformanceEnvironment {
     complete: ((ScriptEnd) -> Void)?
   ) {
     let script = nextScript(canFail: canFail, canFinish: complete != nil)
-    sources.append(
+    add(
       DrivenSource(
         label: label, script: script, keepAlive: keepAlive, sendValue: send,
         sendCompletion: complete))
@@ -113,7 +122,7 @@ final class ConformanceEnvironment {
   /// after the operator's other sources.
   func clock() -> ClockSource {
     let clock = ClockSource(script: nextScript(canFail: false, canFinish: false))
-    sources.append(clock)
+    add(clock)
     return clock
   }
 
@@ -158,7 +167,7 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
   /// Runs one scenario.
   let run: @Sendable (Scenario) -> RunOutcome
   /// Runs one concurrent round (see ``Harness/stress(seed:traits:build:)``).
-  let stress: @Sendable (UInt64) async -> [String]
+  let stress: @Sendable (UInt64) async -> StressReport
 
   var testDescription: String { "\(name) (\(typeName))" }
 
@@ -200,15 +209,15 @@ enum Harness {
     return outcome
   }
 
-  /// One concurrent round: up to two threads drive the upstreams (each upstream from one
-  /// thread only, as the protocol requires), five request one value at a time, and the last
-  /// one, in half of the rounds, cancels while values flow. Returns the rules broken: two
+  /// One concurrent round: up to four threads drive the upstreams (each upstream from one
+  /// thread only, as the protocol requires), the others request one value at a time, and the
+  /// last one, in half of the rounds, cancels while values flow. Returns the rules broken: two
   /// deliveries at once, more values than requested, more than one completion, a value after
   /// the completion, more than one event (the one already on its way) after `cancel()`
   /// returned.
   static func stress<P: Publisher>(
     seed: UInt64, traits: CaseTraits, build: (ConformanceEnvironment) -> P
-  ) async -> [String] {
+  ) async -> StressReport {
     var generator = SeededGenerator(seed: seed)
     let length = generator.int(50...150)
     let script = SourceScript(
@@ -220,35 +229,41 @@ enum Harness {
     let environment = ConformanceEnvironment(scenario: scenario)
     let recorder = StressRecorder<P.Output, P.Failure>(initialDemand: .max(1))
     build(environment).subscribe(recorder)
-    let sources = UncheckedSendableBox(environment.sources)
+    let shared = UncheckedSendableBox(environment)
     let cancels = generator.chance(0.5)
     let cancelAfter = generator.int(0...30)
     let requestersDone = AtomicCounter()
+    // Up to four threads drive the upstreams (upstream i from thread i % drivers), the last
+    // thread requests a little and may cancel, the others request.
+    let drivers = max(1, min(environment.sources.count, 4))
     await onThreads(8) { thread in
-      switch thread {
-      case 0, 1:
-        // Drive the upstreams with even (thread 0) or odd (thread 1) indices.
-        let mine = sources.value.indices.filter { $0 % 2 == thread }.map { sources.value[$0] }
+      if thread < drivers {
         var idleRounds = 0
-        while !mine.isEmpty, idleRounds < 100 {
+        while idleRounds < 100 {
+          // Read again each time: an operator may have created inner sources meanwhile.
+          let all = shared.value.sources
+          let mine = all.indices.filter { $0 % drivers == thread }.map { all[$0] }
+          if mine.isEmpty { break }
           var progress = false
           for source in mine {
             if source.sendNext() || source.completeIfExhausted() { progress = true }
           }
           if progress {
             idleRounds = 0
-          } else if !mine.contains(where: { $0.isLive }) {
-            break  // Every upstream completed or was cancelled.
+          } else if !mine.contains(where: {
+            $0.isLive || ($0.seesDemand && $0.subscriptionStatuses.isEmpty)
+          }) {
+            break  // Every upstream was subscribed, and completed or was cancelled.
           } else {
-            if requestersDone.value == 6 { idleRounds += 1 }
+            if requestersDone.value == 8 - drivers { idleRounds += 1 }
             sched_yield()
           }
         }
-      case 7:
+      } else if thread == 7 {
         for _ in 0..<cancelAfter { recorder.request(.max(1)) }
         if cancels { recorder.cancel() }
         requestersDone.increment()
-      default:
+      } else {
         for index in 0..<40 {
           recorder.request(.max(1))
           if index.isMultiple(of: 8) { sched_yield() }
@@ -268,9 +283,12 @@ enum Harness {
     if recorder.eventsAfterCancel > 1 {
       problems.append("\(recorder.eventsAfterCancel) events arrived after cancel() returned")
     }
+    let delivered = recorder.values.count + recorder.completionCount
     recorder.cancel()  // Leaves nothing running.
     for source in environment.sources { source.releaseSubscribers() }
-    return problems.map { "seed \(seed)\(cancels ? " (cancelling)" : ""): \($0)" }
+    return StressReport(
+      problems: problems.map { "seed \(seed)\(cancels ? " (cancelling)" : ""): \($0)" },
+      events: delivered)
   }
 
   /// Subscribes a probe, performs the steps (cancelling at the end if the stream is still
@@ -492,4 +510,12 @@ struct UncheckedSendableBox<Value>: @unchecked Sendable {
   // guards its state with a lock, and each is driven by one thread only.
   let value: Value
   init(_ value: Value) { self.value = value }
+}
+
+/// What one concurrent round of ``Harness/stress(seed:traits:build:)`` saw.
+struct StressReport: Sendable {
+  /// The rules broken.
+  var problems: [String]
+  /// How many values and completions arrived (to check that the round exercised something).
+  var events: Int
 }
