@@ -250,9 +250,7 @@ enum Harness {
           }
           if progress {
             idleRounds = 0
-          } else if !mine.contains(where: {
-            $0.isLive || ($0.seesDemand && $0.subscriptionStatuses.isEmpty)
-          }) {
+          } else if !mine.contains(where: { isActive($0, among: all) }) {
             break  // Every upstream was subscribed, and completed or was cancelled.
           } else {
             if requestersDone.value == 8 - drivers { idleRounds += 1 }
@@ -510,6 +508,16 @@ struct UncheckedSendableBox<Value>: @unchecked Sendable {
   // guards its state with a lock, and each is driven by one thread only.
   let value: Value
   init(_ value: Value) { self.value = value }
+}
+
+/// Whether a stress round's driver must keep driving `source`: it is live, or not subscribed
+/// yet; the clock, as long as any other source is (time must go on while values flow).
+private func isActive(_ source: any DrivableSource, among all: [any DrivableSource]) -> Bool {
+  func pending(_ source: any DrivableSource) -> Bool {
+    source.isLive || (source.seesDemand && source.subscriptionStatuses.isEmpty)
+  }
+  guard source is ClockSource else { return pending(source) }
+  return pending(source) || all.contains { !($0 is ClockSource) && pending($0) }
 }
 
 /// What one concurrent round of ``Harness/stress(seed:traits:build:)`` saw.
