@@ -269,6 +269,9 @@ enum Harness {
         requestersDone.increment()
       }
     }
+    // Work the clock still holds (a completion a time operator scheduled just as the driving
+    // threads stopped) runs now.
+    for source in environment.sources { source.settleAfterEnd() }
     var problems: [String] = []
     if recorder.overlappingDeliveries > 0 {
       problems.append("\(recorder.overlappingDeliveries) deliveries overlapped another")
