@@ -80,8 +80,9 @@ public final class Property<Output>: PropertyProtocol {
   /// Creates a property that starts with `initial` and then takes every value of `values`.
   ///
   /// `values` is subscribed exactly once, right away, and stays subscribed as long as the
-  /// property lives. Late subscribers receive the latest value. When `values` finishes, the
-  /// property keeps its last value and its subscribers receive `.finished`.
+  /// property, or any of its subscribers, lives. Late subscribers receive the latest value.
+  /// When `values` finishes, the property keeps its last value and its subscribers receive
+  /// `.finished`; a subscriber that comes later receives the last value, then `.finished`.
   ///
   /// ```swift
   /// let readings = PassthroughSubject<Int, Never>()
@@ -91,13 +92,7 @@ public final class Property<Output>: PropertyProtocol {
   /// ```
   public convenience init<Values: Publisher>(initial: Output, then values: Values)
   where Values.Output == Output, Values.Failure == Never {
-    let storage = MutableProperty(initial)
-    let subscription = values.sink(
-      receiveCompletion: { _ in storage.finish() },
-      receiveValue: { storage.value = $0 })
-    self.init(
-      currentValue: { storage.value }, publisher: storage.eraseToAnyPublisher(),
-      retaining: subscription)
+    self.init(storing: initial, following: values)
   }
 
   /// Attaches a subscriber, which receives the current value, then every change.
@@ -109,5 +104,5 @@ public final class Property<Output>: PropertyProtocol {
 
 extension Property: @unchecked Sendable where Output: Sendable {
   // @unchecked Sendable: every stored property is immutable; reading the value goes through a
-  // thread-safe MutableProperty or a constant.
+  // thread-safe MutableProperty, a locked storage, or a composition's closures over them.
 }

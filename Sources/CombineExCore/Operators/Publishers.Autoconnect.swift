@@ -66,8 +66,8 @@ extension Publishers {
           return false
         }
       }
-      upstream.subscribe(
-        AutoconnectSubscription(downstream: subscriber) { [self] in subscriberLeft() })
+      upstream.receive(
+        subscriber: AutoconnectSubscription(downstream: subscriber) { [self] in subscriberLeft() })
       guard shouldConnect else { return }
       let made = upstream.connect()
       let keep = lock.withLock { () -> Bool in

@@ -319,8 +319,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
   // MARK: Upstream subscriptions
 
-  /// Keeps a subscription sent to the subject and requests unlimited values from it, unless the
-  /// subject already completed (then it is cancelled at once).
+  /// Keeps a subscription sent to the subject (to cancel it when the subject goes away) and
+  /// requests unlimited values from it, as Combine's subjects do. Values that arrive after the
+  /// subject completed are ignored like any other send.
   @usableFromInline
   func receiveUpstream(_ subscription: any Subscription) {
     lock.withLock { upstreamSubscriptions.append(subscription) }

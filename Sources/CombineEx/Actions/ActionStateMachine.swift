@@ -1,0 +1,91 @@
+/// The state of an ``Action``: the gate that lets one run at a time, and the changes of
+/// `isExecuting` and `isEnabled` still to be published.
+///
+/// A pure value type: ``ActionStorage`` runs each transition under its lock and publishes the
+/// changes the transitions queue *after* unlocking, one thread at a time, in the order they
+/// happened.
+struct ActionStateMachine {
+  /// One change to publish.
+  enum Publication: Equatable {
+    /// `isExecuting` changed to this value.
+    case isExecuting(Bool)
+    /// `isEnabled` changed to this value.
+    case isEnabled(Bool)
+  }
+
+  /// Whether a run is in flight: the gate. At most one run passes it at a time.
+  private(set) var isExecuting = false
+
+  /// The latest value `enabledIf` delivered to the action (used for `isEnabled`'s changes).
+  private var enabledIf: Bool
+
+  /// The values of the last queued publications, so that only changes are queued
+  /// (`isExecuting` and `isEnabled` are deduplicated).
+  private var queuedIsExecuting = false
+  private var queuedIsEnabled: Bool
+
+  /// Changes not yet handed to the publishing thread, oldest first.
+  private var pending: [Publication] = []
+
+  /// Whether a thread is publishing `pending`; others only add to it.
+  private var isPublishing = false
+
+  init(enabledIf: Bool) {
+    self.enabledIf = enabledIf
+    queuedIsEnabled = enabledIf
+  }
+
+  /// The gate: starts a run unless one is in flight or `enabledIfNow` is `false`.
+  ///
+  /// - Returns: whether the run may start.
+  mutating func start(enabledIfNow: Bool) -> Bool {
+    guard !isExecuting, enabledIfNow else { return false }
+    isExecuting = true
+    queueChanges()
+    return true
+  }
+
+  /// The run in flight ended (completion or cancel).
+  mutating func end() {
+    guard isExecuting else { return }
+    isExecuting = false
+    queueChanges()
+  }
+
+  /// `enabledIf` delivered a value.
+  mutating func enabledIfChanged(to value: Bool) {
+    enabledIf = value
+    queueChanges()
+  }
+
+  /// Claims the right to publish if there is something to publish and nobody is publishing.
+  ///
+  /// - Returns: whether the caller must now call ``nextPublication()`` until it returns `nil`.
+  mutating func claimPublishing() -> Bool {
+    guard !isPublishing, !pending.isEmpty else { return false }
+    isPublishing = true
+    return true
+  }
+
+  /// The next change for the publishing thread, or `nil` (and the claim released) when none is
+  /// left.
+  mutating func nextPublication() -> Publication? {
+    guard !pending.isEmpty else {
+      isPublishing = false
+      return nil
+    }
+    return pending.removeFirst()
+  }
+
+  private mutating func queueChanges() {
+    if isExecuting != queuedIsExecuting {
+      queuedIsExecuting = isExecuting
+      pending.append(.isExecuting(isExecuting))
+    }
+    let isEnabled = enabledIf && !isExecuting
+    if isEnabled != queuedIsEnabled {
+      queuedIsEnabled = isEnabled
+      pending.append(.isEnabled(isEnabled))
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import CombineExCore
+
+/// The lock owner of an ``Action``'s state: it runs ``ActionStateMachine``'s transitions under
+/// its lock and publishes `isExecuting` and `isEnabled` after unlocking.
+///
+/// It is separate from the action so that the action's `isExecuting` and `isEnabled` properties
+/// can outlive the action without keeping it alive.
+final class ActionStorage: @unchecked Sendable {
+  // @unchecked Sendable: `machine` is guarded by `lock`; the properties are thread-safe and
+  // `enabledIfSubscription` is written once, in `init`.
+
+  private let lock = Lock()
+  private var machine: ActionStateMachine
+
+  /// The condition the action was created with.
+  let enabledIf: Property<Bool>
+
+  /// What `isExecuting` and `isEnabled` subscribers receive.
+  let publishedIsExecuting = MutableProperty(false)
+  let publishedIsEnabled: MutableProperty<Bool>
+
+  /// Follows `enabledIf` for `isEnabled`; cancelled when the storage is freed.
+  private var enabledIfSubscription: AnyCancellable?
+
+  init(enabledIf: Property<Bool>) {
+    let initial = enabledIf.value
+    self.enabledIf = enabledIf
+    machine = ActionStateMachine(enabledIf: initial)
+    publishedIsEnabled = MutableProperty(initial)
+    enabledIfSubscription = enabledIf.sink { [weak self] value in
+      self?.enabledIfChanged(to: value)
+    }
+  }
+
+  /// Whether a run is in flight, as of now.
+  var isExecuting: Bool { lock.withLock { machine.isExecuting } }
+
+  /// Whether a run would start now.
+  var isEnabled: Bool {
+    let enabledIf = enabledIf.value
+    return enabledIf && !isExecuting
+  }
+
+  /// The gate: starts a run unless one is in flight or `enabledIf` is `false`, and publishes
+  /// `isExecuting = true` before returning.
+  func start() -> Bool {
+    // Read outside the lock: reading a property is a call to another object.
+    let enabledIfNow = enabledIf.value
+    let started = lock.withLock { machine.start(enabledIfNow: enabledIfNow) }
+    if started { publishChanges() }
+    return started
+  }
+
+  /// Ends the run in flight and publishes `isExecuting = false` before returning (unless
+  /// another thread, or an outer call on this one, is publishing: then that one delivers it
+  /// right after its current delivery).
+  func end() {
+    lock.withLock { machine.end() }
+    publishChanges()
+  }
+
+  private func enabledIfChanged(to value: Bool) {
+    lock.withLock { machine.enabledIfChanged(to: value) }
+    publishChanges()
+  }
+
+  /// Publishes the queued changes in order, unless someone else is already doing it.
+  private func publishChanges() {
+    guard lock.withLock({ machine.claimPublishing() }) else { return }
+    while let publication = lock.withLock({ machine.nextPublication() }) {
+      switch publication {
+      case .isExecuting(let value): publishedIsExecuting.value = value
+      case .isEnabled(let value): publishedIsEnabled.value = value
+      }
+    }
+  }
+}

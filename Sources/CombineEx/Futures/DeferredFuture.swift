@@ -1,0 +1,138 @@
+import CombineExCore
+
+/// A cold future: a publisher whose work runs once per subscription, never at construction,
+/// and publishes one value (then `.finished`) or a failure.
+///
+/// Combine's ``Future`` is eager: its closure runs at once, in `init`, and its one result is
+/// shared by every subscriber. A `DeferredFuture` instead runs its closure for each new
+/// subscriber, like `Deferred { Future { ... } }`, and says so in its type, so an API that
+/// returns one promises "subscribing starts the work":
+///
+/// ```swift
+/// var runs = 0
+/// let future = DeferredFuture<Int, Never> { promise in
+///   runs += 1
+///   promise(.success(runs))
+/// }
+/// print(runs)  // Prints: 0
+/// let first = future.sink { print($0) }  // Prints: 1
+/// let second = future.sink { print($0) }  // Prints: 2
+/// ```
+///
+/// Create one from a promise closure (`DeferredFuture { promise in ... }`), from an `async` closure
+/// (`DeferredFuture { try await ... }`), or with ``just(_:)`` and ``fail(_:)``. Await it with ``value``.
+/// Single-value operators (`map`, `tryMap`, `mapError`, `flatMap`, `catch`, `tryCatch`,
+/// `replaceError`, `retry`, `delay`, `timeout`, `receive(on:)`, `subscribe(on:)`,
+/// `handleEvents`, `zip`, `combineLatest`) return a `DeferredFuture` again, so coldness
+/// survives a chain; erase it with ``eraseToAnyDeferredFuture()`` to hide how it was built.
+///
+/// ## Semantics of one subscription
+/// - The work starts when the subscriber has received its subscription (unless it cancelled
+///   in `receive(subscription:)`, in which case nothing runs), whether or not it has requested
+///   demand yet.
+/// - A value waits for demand; it is delivered followed at once by `.finished`. A failure is
+///   delivered as soon as it is known.
+/// - Only the first call of the promise counts; later calls, from any thread, are ignored.
+/// - Cancelling releases the subscriber at once and cancels the work when it can be
+///   cancelled (the task of the `async` initializer).
+public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
+  /// The closure a `DeferredFuture`'s work calls with its result: the first call counts, later
+  /// ones are ignored. It may be called from any thread.
+  public typealias Promise = Future<Output, Failure>.Promise
+
+  /// The work as a publisher that is cold and sends at most one value: every way of making a
+  /// `DeferredFuture` keeps to that.
+  let publisher: AnyPublisher<Output, Failure>
+
+  /// Wraps a publisher that the caller guarantees is cold and sends one value then
+  /// `.finished`, or a failure.
+  init<P: Publisher>(publisher: P) where P.Output == Output, P.Failure == Failure {
+    self.publisher = publisher.eraseToAnyPublisher()
+  }
+
+  /// Creates a future whose `attemptToFulfill` closure runs once for each subscription.
+  ///
+  /// ```swift
+  /// let future = DeferredFuture<String, Never> { promise in
+  ///   DispatchQueue.global().async { promise(.success("done")) }
+  /// }
+  /// let cancellable = future.sink { print($0) }  // Prints: done (from the global queue)
+  /// ```
+  ///
+  /// - Parameter attemptToFulfill: Receives the subscription's ``Promise``. It may call it
+  ///   before returning, or keep it and call it later from any thread. Its work cannot be
+  ///   cancelled: once the subscriber cancels, the result is ignored.
+  public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
+    self.init(
+      publisher: FutureWork<Output, Failure> { promise in
+        attemptToFulfill(promise)
+        return nil
+      })
+  }
+
+  /// Creates a future that runs `work` in a new task for each subscription, and cancels that
+  /// task when the subscriber cancels.
+  ///
+  /// ```swift
+  /// func fetchScore() async throws -> Int { 7 }
+  /// let score = DeferredFuture<Int, any Error> { try await fetchScore() }
+  /// let cancellable = score.sink(receiveCompletion: { _ in }, receiveValue: { print($0) })
+  /// // Prints: 7 (once the subscription's task has run)
+  /// ```
+  ///
+  /// The future's `Failure` is the closure's thrown error type: `Never` for a closure that
+  /// cannot throw, `any Error` for one that throws; a concrete type needs the closure to say
+  /// so (`DeferredFuture<Int, Offline> { () throws(Offline) in ... }`). Inside `work`,
+  /// `Task.isCancelled` and `Task.checkCancellation()` see the subscriber's cancel.
+  ///
+  /// - Parameter work: The work to run per subscription; `@Sendable` because each run has its
+  ///   own task.
+  public init(_ work: @escaping @Sendable () async throws(Failure) -> Output) {
+    self.init(
+      publisher: FutureWork<Output, Failure> { promise in
+        let task = Task {
+          do throws(Failure) {
+            promise(.success(try await work()))
+          } catch {
+            promise(.failure(error))
+          }
+        }
+        return { task.cancel() }
+      })
+  }
+
+  /// A future that publishes `value` to each subscriber, then finishes.
+  ///
+  /// ```swift
+  /// let cancellable = DeferredFuture<Int, Never>.just(3).sink { print($0) }  // Prints: 3
+  /// ```
+  public static func just(_ value: Output) -> DeferredFuture<Output, Failure> {
+    DeferredFuture(publisher: Result<Output, Failure>.Publisher(.success(value)))
+  }
+
+  /// A future that fails each subscriber with `error`.
+  ///
+  /// ```swift
+  /// struct Offline: Error {}
+  /// let cancellable = DeferredFuture<Int, Offline>.fail(Offline())
+  ///   .sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
+  /// // Prints: failure(Offline())
+  /// ```
+  public static func fail(_ error: Failure) -> DeferredFuture<Output, Failure> {
+    DeferredFuture(publisher: Result<Output, Failure>.Publisher(.failure(error)))
+  }
+
+  /// Runs the work for this subscriber and delivers its result.
+  public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+    publisher.receive(subscriber: subscriber)
+  }
+
+  /// Wraps this future in an ``AnyDeferredFuture``.
+  ///
+  /// ```swift
+  /// let erased: AnyDeferredFuture<Int, Never> = DeferredFuture.just(1).eraseToAnyDeferredFuture()
+  /// ```
+  public func eraseToAnyDeferredFuture() -> AnyDeferredFuture<Output, Failure> {
+    AnyDeferredFuture(wrapping: self)
+  }
+}

@@ -1,0 +1,107 @@
+import CombineExCore
+
+/// The state behind a property that follows a publisher eagerly (``Property/init(initial:then:)``
+/// and the stateful compositions: `filter(initial:)`, `combinePrevious`, `removeDuplicates(by:)`,
+/// `zip`).
+///
+/// It is a ``MutableProperty`` that can also finish, plus the subscription to the publisher it
+/// follows:
+/// - Delivery goes through a ``SubjectCore`` in property mode (a re-entrant set is delivered
+///   after the current delivery), so every subscriber sees the same order.
+/// - The value and the `finished` flag are committed under the core's lock, atomically with
+///   admitting the delivery, so `value` always agrees with the order of deliveries.
+/// - A subscriber that arrives after the followed publisher finished receives the last value,
+///   then `.finished`, like a subscriber of ``Property/init(value:)``. (The check and the attach
+///   are one atomic step: a subscriber is either attached before the completion, and receives
+///   the value then the completion through the core, or sees the storage finished.)
+///
+/// ## Lifetime
+/// The storage holds the subscription to the followed publisher, whose subscriber refers back
+/// to the storage weakly: the followed publisher never keeps the storage alive. The storage
+/// lives as long as the ``Property`` built on it, and as long as any of its subscribers (each
+/// subscriber is attached through a ``PropertyStorageSubscriber`` that holds the storage until the
+/// subscription ends). When the last of them goes, the storage is freed and its subscription to
+/// the followed publisher is cancelled.
+final class PropertyStorage<Output>: Publisher {
+  typealias Failure = Never
+
+  let core: SubjectCore<Output, Never>
+
+  /// The value as of the last committed set. Guarded by `core.lock`.
+  private var currentValue: Output
+
+  /// Whether the followed publisher finished. Guarded by `core.lock`.
+  private var isFinished = false
+
+  /// The subscription to the followed publisher. Guarded by `core.lock`; set once.
+  private var upstream: AnyCancellable?
+
+  init(_ initialValue: Output) {
+    currentValue = initialValue
+    core = SubjectCore(replaying: initialValue, nestsReentrantDeliveries: false)
+  }
+
+  /// The value as of the last set.
+  var value: Output {
+    core.lock.withLock { currentValue }
+  }
+
+  /// Subscribes to `values` once, for as long as the storage lives: each value is stored and
+  /// published, and the completion finishes the storage.
+  func follow<Values: Publisher>(_ values: Values)
+  where Values.Output == Output, Values.Failure == Never {
+    let subscription = values.sink(
+      receiveCompletion: { [weak self] _ in self?.finish() },
+      receiveValue: { [weak self] in self?.send($0) })
+    core.lock.withLock { upstream = subscription }
+  }
+
+  /// Stores `value` and publishes it (ignored once finished).
+  func send(_ value: Output) {
+    core.perform(.value(value)) {
+      guard !isFinished else { return false }
+      currentValue = value
+      return true
+    }
+  }
+
+  /// Finishes every subscriber; the value stays.
+  func finish() {
+    core.perform(.completion(.finished)) {
+      guard !isFinished else { return false }
+      isFinished = true
+      return true
+    }
+  }
+
+  /// Attaches a subscriber, which keeps the storage alive until its subscription ends.
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    let retaining = PropertyStorageSubscriber(downstream: subscriber, retained: self)
+    var finishedValue: Output?
+    core.perform(core.attachEvent(for: retaining)) {
+      guard isFinished else { return true }
+      finishedValue = currentValue
+      return false
+    }
+    if let finishedValue {
+      Just(finishedValue).receive(subscriber: subscriber)
+    }
+  }
+}
+
+extension PropertyStorage: @unchecked Sendable where Output: Sendable {
+  // @unchecked Sendable: `currentValue`, `isFinished` and `upstream` are guarded by
+  // `core.lock`, and delivery is serialized by `core`'s token.
+}
+
+extension Property {
+  /// Creates a property that starts with `initial` and follows `values`, which it subscribes to
+  /// once, at once (see ``PropertyStorage``): the building block of the eager compositions.
+  convenience init<Values: Publisher>(storing initial: Output, following values: Values)
+  where Values.Output == Output, Values.Failure == Never {
+    let storage = PropertyStorage(initial)
+    storage.follow(values)
+    self.init(
+      currentValue: { storage.value }, publisher: AnyPublisher(storage), retaining: storage)
+  }
+}

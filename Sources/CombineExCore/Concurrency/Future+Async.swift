@@ -1,0 +1,120 @@
+extension Future {
+  /// Creates a future that runs an asynchronous closure in a new task, at once, and publishes
+  /// its result.
+  ///
+  /// Combine has no such initializer. Like every ``Future``, this one is *eager*: the task
+  /// starts in `init`, whether or not anyone subscribes, and runs once however many subscribe;
+  /// every subscriber receives the same result. Its `Failure` is the closure's thrown error
+  /// type: `Never` for a closure that cannot throw, `any Error` for one that throws:
+  ///
+  /// ```swift
+  /// let answer = Future<Int, Never> { await Task.yield(); return 42 }
+  /// let cancellable = answer.sink { print($0) }
+  /// // Prints: 42 (once the task has run)
+  ///
+  /// struct Offline: Error {}
+  /// let download = Future<String, any Error> { throw Offline() }
+  /// ```
+  ///
+  /// A closure that throws one concrete error type says so:
+  /// `Future<String, Offline> { () throws(Offline) in ... }`.
+  ///
+  /// Cancelling a subscriber does **not** cancel the task: the future is shared by all of its
+  /// subscribers and its work has already started, so one subscriber leaving must not take the
+  /// result away from the others (or from later subscribers). To tie the work to a
+  /// subscription, and cancel it with that subscription, use CombineEx's `DeferredFuture`.
+  ///
+  /// - Parameter work: The closure to run; `@Sendable` because it runs in its own task.
+  public convenience init(_ work: @escaping @Sendable () async throws(Failure) -> Output) {
+    self.init { promise in
+      Task {
+        do throws(Failure) {
+          promise(.success(try await work()))
+        } catch {
+          promise(.failure(error))
+        }
+      }
+    }
+  }
+}
+
+extension Future where Failure == Never {
+  #if compiler(>=6.2)
+    /// The published value, awaited: subscribes and returns the value once it is available.
+    ///
+    /// ```swift
+    /// let future = Future<Int, Never> { promise in promise(.success(7)) }
+    /// print(await future.value)  // Prints: 7
+    /// ```
+    ///
+    /// The accessor runs on the caller's actor. Cancelling the awaiting task does not end the
+    /// wait (a never-failing future has no way to report it): the accessor returns when the
+    /// future is fulfilled.
+    nonisolated(nonsending)
+      public var value: Output
+    {
+      get async { await awaitedValue() }
+    }
+  #else
+    /// The published value, awaited: subscribes and returns the value once it is available.
+    ///
+    /// Cancelling the awaiting task does not end the wait (a never-failing future has no way
+    /// to report it): the accessor returns when the future is fulfilled.
+    public var value: Output {
+      get async { await awaitedValue() }
+    }
+  #endif
+
+  private func awaitedValue(isolation: isolated (any Actor)? = #isolation) async -> Output {
+    guard case .success(let value) = await firstResult(cancellationFailure: nil) else {
+      preconditionFailure("A Future finished without a value.")
+    }
+    return value
+  }
+}
+
+extension Future {
+  #if compiler(>=6.2)
+    /// The published value, awaited: subscribes and returns the value once it is available, or
+    /// throws the future's failure.
+    ///
+    /// ```swift
+    /// struct Offline: Error {}
+    /// let future = Future<Int, Offline> { promise in promise(.failure(Offline())) }
+    /// do {
+    ///   _ = try await future.value
+    /// } catch {
+    ///   print(error)  // Prints: Offline()
+    /// }
+    /// ```
+    ///
+    /// The accessor runs on the caller's actor. When `Failure` is `any Error`, cancelling the
+    /// awaiting task stops the wait and throws `CancellationError` (the future itself keeps
+    /// running for its other subscribers); with a concrete `Failure`, which cannot hold a
+    /// `CancellationError`, the wait goes on until the future is fulfilled.
+    nonisolated(nonsending)
+      public var value: Output
+    {
+      get async throws { try await awaitedValue() }
+    }
+  #else
+    /// The published value, awaited: subscribes and returns the value once it is available, or
+    /// throws the future's failure.
+    ///
+    /// When `Failure` is `any Error`, cancelling the awaiting task stops the wait and throws
+    /// `CancellationError` (the future itself keeps running for its other subscribers); with a
+    /// concrete `Failure`, the wait goes on until the future is fulfilled.
+    public var value: Output {
+      get async throws { try await awaitedValue() }
+    }
+  #endif
+
+  private func awaitedValue(isolation: isolated (any Actor)? = #isolation) async throws -> Output {
+    let cancellation = CancellationError() as? Failure
+    switch await firstResult(cancellationFailure: cancellation) {
+    case .success(let value): return value
+    case .failure(let error): throw error
+    case nil: preconditionFailure("A Future finished without a value.")
+    }
+  }
+}

@@ -1,0 +1,176 @@
+/// The pure state of ``Publishers/Buffer``: the values waiting for the downstream's demand, the
+/// demand, and how the buffer ends.
+///
+/// ``BufferStorage`` owns one, runs its transitions under a lock and performs the returned
+/// ``Action`` after releasing it. Values arrive from the upstream (one at a time) while the
+/// downstream may request from any thread: deliveries go through a ``DeliveryQueue`` used one
+/// value at a time, so one caller at a time delivers and a value stays in the buffer (where
+/// the `whenFull` strategy applies to it) until a deliverer takes it.
+///
+/// ## Ending
+/// - The upstream's `.finished` is delivered once every buffered value was delivered.
+/// - A failure (the upstream's, or `.customError` when the buffer is full) is delivered as soon
+///   as no delivery is in progress and either no value is left or the downstream has no demand
+///   left (Combine's rule for the upstream's failure): the values the downstream asked for go
+///   first, and the values beyond its demand are dropped.
+struct BufferStateMachine<Output, Failure: Error> {
+  /// What the storage does after a transition, once the lock is released, in this order.
+  struct Action {
+    /// The upstream subscription to cancel (`customError`, or the downstream cancelled).
+    var cancel: (any Subscription)?
+    /// With `keepFull`, a value left the buffer: ask this upstream subscription for one more.
+    var refill: (any Subscription)?
+    /// The buffer overflowed with `customError`: the storage makes the error (outside the
+    /// lock) and reports it with ``fail(with:)``.
+    var needsError = false
+    /// If set, the caller is now the deliverer and delivers this.
+    var deliver: DeliveryItem<Output, Failure>?
+  }
+
+  let size: Int
+  let prefetch: Publishers.PrefetchStrategy
+  let whenFull: Publishers.BufferingStrategy<Failure>
+
+  /// The upstream's subscription, while it may still send.
+  private var upstream = OperatorStatus.awaitingSubscription
+  /// Values received and not yet handed to a deliverer, oldest first.
+  private var buffer = ValueQueue<Output>()
+  /// What the downstream asked for and has not been handed yet.
+  private var demand = Subscribers.Demand.none
+  /// The deliverer role, and the completion once decided.
+  private var delivery = DeliveryQueue<Output, Failure>()
+  /// The upstream finished: `.finished` follows the buffered values.
+  private var finishing = false
+  /// A failure waiting for the values the downstream has demand for.
+  private var pendingFailure: Failure?
+
+  init(
+    size: Int, prefetch: Publishers.PrefetchStrategy,
+    whenFull: Publishers.BufferingStrategy<Failure>
+  ) {
+    self.size = size
+    self.prefetch = prefetch
+    self.whenFull = whenFull
+  }
+
+  /// Whether the downstream may still receive something (no completion handed out, no
+  /// cancel).
+  var isLive: Bool { !delivery.isClosed }
+
+  // MARK: Upstream
+
+  /// The upstream's subscription arrived: returns the demand to request from it, or `nil` if
+  /// it must be cancelled.
+  mutating func receive(subscription: any Subscription) -> Subscribers.Demand? {
+    guard isLive, case .awaitingSubscription = upstream else { return nil }
+    upstream = .subscribed(subscription)
+    switch prefetch {
+    case .keepFull: return .max(size)
+    case .byRequest: return .unlimited
+    }
+  }
+
+  /// The upstream sent a value.
+  mutating func receive(_ value: Output) -> Action {
+    var action = Action()
+    guard isLive, case .subscribed(let subscription) = upstream else { return action }
+    if buffer.count >= size {
+      switch whenFull {
+      case .dropNewest:
+        return action
+      case .dropOldest:
+        if buffer.popFirst() == nil { return action }  // A buffer of size 0 keeps nothing.
+      case .customError:
+        upstream = .terminated
+        action.cancel = subscription
+        action.needsError = true
+        return action
+      }
+    }
+    buffer.append(value)
+    produce(&action)
+    return action
+  }
+
+  /// The upstream completed.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Action {
+    var action = Action()
+    guard isLive, upstream.isSubscribed else { return action }
+    upstream = .terminated
+    switch completion {
+    case .finished: finishing = true
+    case .failure(let failure): pendingFailure = failure
+    }
+    produce(&action)
+    return action
+  }
+
+  /// The `customError` closure made `error` after an overflow.
+  mutating func fail(with error: Failure) -> Action {
+    var action = Action()
+    guard isLive, pendingFailure == nil else { return action }
+    pendingFailure = error
+    produce(&action)
+    return action
+  }
+
+  // MARK: Downstream
+
+  /// The downstream asked for more.
+  mutating func request(_ more: Subscribers.Demand) -> Action {
+    var action = Action()
+    guard isLive else { return action }
+    demand += more
+    produce(&action)
+    return action
+  }
+
+  /// The deliverer delivered a value and the downstream asked for `more`: returns what to do
+  /// next (if `deliver` is unset, the caller gave up the deliverer role).
+  mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
+    var action = Action()
+    if isLive { demand += more }
+    if let item = delivery.next() {
+      action.deliver = item
+    } else {
+      produce(&action)
+    }
+    return action
+  }
+
+  /// The downstream cancelled: returns the upstream subscription to cancel.
+  mutating func cancel() -> (any Subscription)? {
+    delivery.close()
+    buffer.removeAll()
+    pendingFailure = nil
+    defer { upstream = .terminated }
+    if case .subscribed(let subscription) = upstream { return subscription }
+    return nil
+  }
+
+  // MARK: Helpers
+
+  /// Hands the oldest buffered value to the caller if nobody delivers and the downstream has
+  /// demand, then decides whether the buffer ends.
+  private mutating func produce(_ action: inout Action) {
+    if !delivery.isDelivering, demand > 0, let value = buffer.popFirst() {
+      demand -= 1
+      if prefetch == .keepFull, case .subscribed(let subscription) = upstream {
+        action.refill = subscription
+      }
+      if let value = delivery.offer(value) { action.deliver = .value(value) }
+    }
+    if finishing, buffer.isEmpty {
+      finishing = false
+      if let item = delivery.complete(.finished, droppingQueued: false) { action.deliver = item }
+    } else if let failure = pendingFailure, !delivery.isDelivering,
+      buffer.isEmpty || demand == 0
+    {
+      pendingFailure = nil
+      buffer.removeAll()
+      if let item = delivery.complete(.failure(failure), droppingQueued: false) {
+        action.deliver = item
+      }
+    }
+  }
+}

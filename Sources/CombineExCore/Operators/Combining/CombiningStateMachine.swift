@@ -1,0 +1,205 @@
+/// The pure state of `combineLatest` and `zip` (``Publishers/CombineLatest``...`CombineLatest4`,
+/// ``Publishers/Zip``...`Zip4`): a fixed set of inputs whose values are combined into tuples
+/// for one downstream.
+///
+/// ``CombiningStorage`` owns one, runs its transitions under a lock, and performs the returned
+/// ``Action`` (cancels, requests, a delivery) after releasing the lock. What differs between
+/// the operators (keeping the latest value or queueing values, when the combination is over)
+/// lives in ``CombiningValues``.
+///
+/// ## Demand
+/// As in Combine, the downstream's requests pass through to every input: each input is asked
+/// for exactly what the downstream asked for, in total (an input whose subscription arrives
+/// late is asked for everything requested so far). `demand` is what the downstream asked for
+/// and no output was made for yet; every output spends a unit of it when it is made, so the
+/// downstream never receives more than it asked for.
+/// - `zip` makes an output whenever there is demand and every input has a value waiting.
+///   Because each input was asked for what the downstream asked for, and each tuple uses one
+///   value of each, an input's waiting values plus what it still owes never exceed the
+///   downstream's outstanding demand: the buffering is bounded by the demand, and no input is
+///   asked for a value the downstream does not need.
+/// - `combineLatest` makes an output when a value arrives, every input has a value, and there
+///   is demand. A value that arrives without demand only replaces its input's latest value
+///   (Combine's "buffer of one per input"); it is not delivered later.
+///
+/// ## Serial delivery
+/// Outputs go through a ``DeliveryQueue``: one caller at a time delivers, outputs made
+/// meanwhile (on other threads, or re-entrantly from inside the downstream's `receive`) wait
+/// in order and the deliverer delivers them; their senders return at once.
+///
+/// ## Completion
+/// The first failure of an input cancels the others, drops the waiting outputs and is
+/// delivered as soon as the delivery in progress (if any) returns. `.finished` is delivered,
+/// after the waiting outputs, once ``CombiningValues/isExhausted(finished:)`` says no output
+/// can be made any more; the inputs that have not finished are cancelled then.
+struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
+  typealias Output = Values.Output
+  typealias Item = DeliveryItem<Output, Failure>
+
+  /// What the storage does after a transition, once the lock is released, in this order.
+  struct Action {
+    /// Subscriptions to cancel.
+    var cancel: [any Subscription] = []
+    /// Demand to request from every subscription in `requestFrom`.
+    var request = Subscribers.Demand.none
+    /// The subscriptions to ask for `request`.
+    var requestFrom: [(any Subscription)?] = []
+    /// If set, the caller is now the deliverer and delivers this.
+    var deliver: Item?
+  }
+
+  /// Whether the combination still accepts values and demand (no completion decided, no
+  /// cancel).
+  private(set) var isActive = true
+  private var values = Values()
+  /// What the downstream asked for and no output was made for yet.
+  private var demand = Subscribers.Demand.none
+  /// Everything the downstream asked for so far: what an input is asked for when its
+  /// subscription arrives.
+  private var requested = Subscribers.Demand.none
+  /// Each input's subscription, once it arrived and until the input completed.
+  private var subscriptions: [(any Subscription)?]
+  /// Which inputs finished.
+  private var finished: [Bool]
+  /// Outputs made and not yet delivered, and the deliverer role.
+  private var delivery = DeliveryQueue<Output, Failure>()
+
+  init() {
+    subscriptions = Array(repeating: nil, count: Values.inputCount)
+    finished = Array(repeating: false, count: Values.inputCount)
+  }
+
+  // MARK: Downstream
+
+  /// The downstream asked for more.
+  mutating func request(_ more: Subscribers.Demand) -> Action {
+    var action = Action()
+    guard isActive, more > 0 else { return action }
+    addDemand(more, &action)
+    return action
+  }
+
+  /// The common case after the deliverer delivered a value: if nothing waits and the
+  /// downstream asked for nothing that changes anything (nothing more, or more of unlimited
+  /// demand), gives up the deliverer role and returns `true`.
+  /// Otherwise changes nothing and returns `false`: the caller then calls ``didDeliver(requesting:)``.
+  mutating func didDeliverWithNothingToDo(requesting more: Subscribers.Demand) -> Bool {
+    guard isActive, more == .none || requested == .unlimited, delivery.isIdle else {
+      return false
+    }
+    _ = delivery.next()  // Gives up the role.
+    return true
+  }
+
+  /// The deliverer delivered a value and the downstream asked for `more`: returns what to do
+  /// next (if `deliver` is unset, the caller gave up the deliverer role).
+  mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
+    var action = Action()
+    if isActive, more > 0 {
+      addDemand(more, &action)
+    }
+    action.deliver = delivery.next()
+    return action
+  }
+
+  /// The downstream cancelled: returns the subscriptions to cancel.
+  mutating func cancel() -> [any Subscription] {
+    guard isActive else {
+      delivery.close()  // A completion waiting for the deliverer is not delivered.
+      return []
+    }
+    isActive = false
+    delivery.close()
+    values.removeAll()
+    return releaseSubscriptions()
+  }
+
+  // MARK: Inputs
+
+  /// An input's subscription arrived: it is asked for everything requested so far.
+  mutating func receive(subscription: any Subscription, forInput index: Int) -> Action {
+    guard isActive, subscriptions[index] == nil, !finished[index] else {
+      return Action(cancel: [subscription])
+    }
+    subscriptions[index] = subscription
+    guard requested > 0 else { return Action() }
+    return Action(request: requested, requestFrom: [subscription])
+  }
+
+  /// An input delivered a value, which `store` puts in place: returns what to do (an output
+  /// to deliver, if the caller became the deliverer).
+  mutating func receiveValue(
+    fromInput index: Int, store: (inout Values) -> Void
+  ) -> Action {
+    var action = Action()
+    guard isActive, !finished[index] else { return action }
+    store(&values)
+    if demand > 0, let output = values.takeOutput() {
+      demand -= 1
+      if let output = delivery.offer(output) { action.deliver = .value(output) }
+    }
+    finishIfExhausted(&action)
+    return action
+  }
+
+  /// An input completed.
+  mutating func receive(
+    completion: Subscribers.Completion<Failure>, fromInput index: Int
+  ) -> Action {
+    guard isActive, !finished[index] else { return Action() }
+    finished[index] = true
+    subscriptions[index] = nil
+    switch completion {
+    case .failure:
+      isActive = false
+      values.removeAll()
+      var action = Action(cancel: releaseSubscriptions())
+      if let item = delivery.complete(completion, droppingQueued: true) {
+        action.deliver = item
+      }
+      return action
+    case .finished:
+      var action = Action()
+      finishIfExhausted(&action)
+      return action
+    }
+  }
+
+  // MARK: Helpers
+
+  /// Adds downstream demand, passes it on to every input, and makes the outputs it allows.
+  private mutating func addDemand(_ more: Subscribers.Demand, _ action: inout Action) {
+    // Once unlimited, every input already holds an unlimited request.
+    guard requested != .unlimited else { return }
+    demand += more
+    requested += more
+    action.request = more
+    action.requestFrom = subscriptions
+    guard !Values.emitsOnlyOnArrival else { return }
+    while demand > 0, let output = values.takeOutput() {
+      demand -= 1
+      if let output = delivery.offer(output) { action.deliver = .value(output) }
+    }
+    finishIfExhausted(&action)
+  }
+
+  /// Ends the combination with `.finished` (after the waiting outputs) once no output can be
+  /// made any more; the inputs still running are cancelled.
+  private mutating func finishIfExhausted(_ action: inout Action) {
+    guard isActive, values.isExhausted(finished: finished) else { return }
+    isActive = false
+    values.removeAll()
+    action.cancel += releaseSubscriptions()
+    if let item = delivery.complete(.finished, droppingQueued: false) {
+      action.deliver = item
+    }
+  }
+
+  /// Forgets every input's subscription; returns them, to cancel.
+  private mutating func releaseSubscriptions() -> [any Subscription] {
+    defer {
+      for index in subscriptions.indices { subscriptions[index] = nil }
+    }
+    return subscriptions.compactMap { $0 }
+  }
+}

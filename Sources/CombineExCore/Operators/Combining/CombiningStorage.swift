@@ -1,0 +1,171 @@
+/// The subscription that `combineLatest` and `zip` hand their downstream: it owns the
+/// ``CombiningStateMachine`` and the lock guarding it, runs each event through the machine
+/// under the lock, and performs the returned action (cancelling, requesting, delivering) after
+/// releasing it. Inputs reach it through ``CombiningInput`` subscribers.
+final class CombiningStorage<Values: CombiningValues, Downstream: Subscriber>: Subscription,
+  CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Values.Output {
+  // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; a deliverer uses its
+  // own copy of `downstream`, and the machine lets only one caller at a time be the deliverer.
+  typealias Machine = CombiningStateMachine<Values, Downstream.Failure>
+
+  private let lock = Lock()
+  private var machine = Machine()
+  /// Released (set to `nil`) when the completion is handed out or the downstream cancels.
+  private var downstream: Downstream?
+
+  let description: String
+
+  init(downstream: Downstream, name: String) {
+    self.downstream = downstream
+    description = name
+  }
+
+  /// Hands the downstream its subscription; call it before subscribing the inputs.
+  func start() {
+    let downstream = lock.withLock { self.downstream }
+    downstream?.receive(subscription: self)
+  }
+
+  // MARK: Inputs
+
+  /// Subscribes input `index`, unless the combination is already over (an earlier input
+  /// failed synchronously, or the downstream cancelled). `store` puts one of its values in
+  /// place.
+  func subscribe<Input: Publisher>(
+    _ input: Input, at index: Int, store: @escaping (inout Values, Input.Output) -> Void
+  ) where Input.Failure == Downstream.Failure {
+    guard lock.withLock({ machine.isActive }) else { return }
+    input.receive(subscriber: CombiningInput(storage: self, index: index, store: store))
+  }
+
+  func receive(subscription: any Subscription, forInput index: Int) {
+    perform(transition { $0.receive(subscription: subscription, forInput: index) })
+  }
+
+  func receive<Value>(
+    _ value: Value, fromInput index: Int, store: (inout Values, Value) -> Void
+  ) -> Subscribers.Demand {
+    perform(transition { $0.receiveValue(fromInput: index) { store(&$0, value) } })
+    // Inputs are asked for values explicitly (see `CombiningStateMachine`), never through
+    // here.
+    return .none
+  }
+
+  func receive(
+    completion: Subscribers.Completion<Downstream.Failure>, fromInput index: Int
+  ) {
+    perform(transition { $0.receive(completion: completion, fromInput: index) })
+  }
+
+  // MARK: Subscription
+
+  func request(_ demand: Subscribers.Demand) {
+    perform(transition { $0.request(demand) })
+  }
+
+  func cancel() {
+    let subscriptions = lock.withLock { () -> [any Subscription] in
+      downstream = nil
+      return machine.cancel()
+    }
+    for subscription in subscriptions { subscription.cancel() }
+  }
+
+  // MARK: Performing actions (never under the lock)
+
+  /// Runs a transition under the lock; returns its action and, if the action delivers, the
+  /// downstream to deliver to (released here when the delivery is the completion).
+  private func transition(
+    _ body: (inout Machine) -> Machine.Action
+  ) -> (action: Machine.Action, downstream: Downstream?) {
+    lock.withLock {
+      let action = body(&machine)
+      switch action.deliver {
+      case nil:
+        return (action, nil)
+      case .value:
+        return (action, downstream)
+      case .completion:
+        defer { downstream = nil }
+        return (action, downstream)
+      }
+    }
+  }
+
+  private func perform(_ result: (action: Machine.Action, downstream: Downstream?)) {
+    performUpstreamCalls(result.action)
+    guard let item = result.action.deliver, let downstream = result.downstream else { return }
+    switch item {
+    case .value(let value):
+      deliverValues(startingWith: value, to: downstream)
+    case .completion(let completion):
+      downstream.receive(completion: completion)
+    }
+  }
+
+  private func performUpstreamCalls(_ action: Machine.Action) {
+    for subscription in action.cancel { subscription.cancel() }
+    if action.request > 0 {
+      for case let subscription? in action.requestFrom { subscription.request(action.request) }
+    }
+  }
+
+  /// The deliverer's loop: sends `first`, then whatever the machine hands out next, until it
+  /// hands out nothing or the completion. The common case (nothing waiting, no new demand)
+  /// costs one short critical section per value.
+  private func deliverValues(startingWith first: Downstream.Input, to downstream: Downstream) {
+    var value = first
+    while true {
+      let more = downstream.receive(value)
+      if lock.withLock({ machine.didDeliverWithNothingToDo(requesting: more) }) { return }
+      let (action, _) = transition { $0.didDeliver(requesting: more) }
+      performUpstreamCalls(action)
+      switch action.deliver {
+      case nil:
+        return
+      case .value(let next):
+        value = next
+      case .completion(let completion):
+        downstream.receive(completion: completion)
+        return
+      }
+    }
+  }
+}
+
+/// The subscriber `combineLatest` and `zip` attach to each input: it tags the input's events
+/// with its position and hands them to the ``CombiningStorage``, with the function that stores
+/// one of its values.
+final class CombiningInput<Values: CombiningValues, Downstream: Subscriber, Input>: Subscriber,
+  CustomStringConvertible
+where Downstream.Input == Values.Output {
+  typealias Failure = Downstream.Failure
+
+  let storage: CombiningStorage<Values, Downstream>
+  let index: Int
+  let store: (inout Values, Input) -> Void
+
+  init(
+    storage: CombiningStorage<Values, Downstream>, index: Int,
+    store: @escaping (inout Values, Input) -> Void
+  ) {
+    self.storage = storage
+    self.index = index
+    self.store = store
+  }
+
+  var description: String { storage.description }
+
+  func receive(subscription: any Subscription) {
+    storage.receive(subscription: subscription, forInput: index)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    storage.receive(input, fromInput: index, store: store)
+  }
+
+  func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+    storage.receive(completion: completion, fromInput: index)
+  }
+}

@@ -1,0 +1,162 @@
+/// What `combineLatest` and `zip` keep of their inputs' values, and how they make an output
+/// from them: the part of ``CombiningStateMachine`` that differs between the two operators and
+/// between arities.
+///
+/// Inputs have different value types, so each input stores its values through a function made
+/// where its type is known (``CombiningStorage/subscribe(_:at:store:)``); the machine only
+/// asks for outputs and for whether the combination is over.
+protocol CombiningValues {
+  /// The combined value: a tuple of one value per input.
+  associatedtype Output
+
+  /// The number of inputs.
+  static var inputCount: Int { get }
+
+  /// Whether outputs are made only when a value arrives (`combineLatest`: a value that arrives
+  /// without demand is not delivered later), rather than whenever there is demand and a
+  /// complete tuple (`zip`).
+  static var emitsOnlyOnArrival: Bool { get }
+
+  /// Empty storage.
+  init()
+
+  /// The next output, if the inputs' values make one (`combineLatest`: a snapshot of the latest
+  /// values; `zip`: the oldest value of every input, removed).
+  mutating func takeOutput() -> Output?
+
+  /// Whether no output can ever be made again, given which inputs finished
+  /// (`combineLatest`: every input finished; `zip`: a finished input has no values left).
+  func isExhausted(finished: [Bool]) -> Bool
+
+  /// Forgets every value (the combination ended).
+  mutating func removeAll()
+}
+
+// MARK: combineLatest
+
+/// The latest value of each of two inputs (``Publishers/CombineLatest``).
+struct LatestValues2<A, B>: CombiningValues {
+  var a: A?
+  var b: B?
+
+  static var inputCount: Int { 2 }
+  static var emitsOnlyOnArrival: Bool { true }
+
+  func takeOutput() -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+  }
+
+  func isExhausted(finished: [Bool]) -> Bool { !finished.contains(false) }
+
+  mutating func removeAll() { self = Self() }
+}
+
+/// The latest value of each of three inputs (``Publishers/CombineLatest3``).
+struct LatestValues3<A, B, C>: CombiningValues {
+  var a: A?
+  var b: B?
+  var c: C?
+
+  static var inputCount: Int { 3 }
+  static var emitsOnlyOnArrival: Bool { true }
+
+  func takeOutput() -> (A, B, C)? {
+    guard let a, let b, let c else { return nil }
+    return (a, b, c)
+  }
+
+  func isExhausted(finished: [Bool]) -> Bool { !finished.contains(false) }
+
+  mutating func removeAll() { self = Self() }
+}
+
+/// The latest value of each of four inputs (``Publishers/CombineLatest4``).
+struct LatestValues4<A, B, C, D>: CombiningValues {
+  var a: A?
+  var b: B?
+  var c: C?
+  var d: D?
+
+  static var inputCount: Int { 4 }
+  static var emitsOnlyOnArrival: Bool { true }
+
+  func takeOutput() -> (A, B, C, D)? {
+    guard let a, let b, let c, let d else { return nil }
+    return (a, b, c, d)
+  }
+
+  func isExhausted(finished: [Bool]) -> Bool { !finished.contains(false) }
+
+  mutating func removeAll() { self = Self() }
+}
+
+// MARK: zip
+
+/// The values of each of two inputs not yet paired (``Publishers/Zip``).
+struct ZipQueues2<A, B>: CombiningValues {
+  var a = ValueQueue<A>()
+  var b = ValueQueue<B>()
+
+  static var inputCount: Int { 2 }
+  static var emitsOnlyOnArrival: Bool { false }
+
+  mutating func takeOutput() -> (A, B)? {
+    guard !a.isEmpty, !b.isEmpty, let a = a.popFirst(), let b = b.popFirst() else { return nil }
+    return (a, b)
+  }
+
+  func isExhausted(finished: [Bool]) -> Bool {
+    (finished[0] && a.isEmpty) || (finished[1] && b.isEmpty)
+  }
+
+  mutating func removeAll() { self = Self() }
+}
+
+/// The values of each of three inputs not yet zipped (``Publishers/Zip3``).
+struct ZipQueues3<A, B, C>: CombiningValues {
+  var a = ValueQueue<A>()
+  var b = ValueQueue<B>()
+  var c = ValueQueue<C>()
+
+  static var inputCount: Int { 3 }
+  static var emitsOnlyOnArrival: Bool { false }
+
+  mutating func takeOutput() -> (A, B, C)? {
+    guard !a.isEmpty, !b.isEmpty, !c.isEmpty,
+      let a = a.popFirst(), let b = b.popFirst(), let c = c.popFirst()
+    else { return nil }
+    return (a, b, c)
+  }
+
+  func isExhausted(finished: [Bool]) -> Bool {
+    (finished[0] && a.isEmpty) || (finished[1] && b.isEmpty) || (finished[2] && c.isEmpty)
+  }
+
+  mutating func removeAll() { self = Self() }
+}
+
+/// The values of each of four inputs not yet zipped (``Publishers/Zip4``).
+struct ZipQueues4<A, B, C, D>: CombiningValues {
+  var a = ValueQueue<A>()
+  var b = ValueQueue<B>()
+  var c = ValueQueue<C>()
+  var d = ValueQueue<D>()
+
+  static var inputCount: Int { 4 }
+  static var emitsOnlyOnArrival: Bool { false }
+
+  mutating func takeOutput() -> (A, B, C, D)? {
+    guard !a.isEmpty, !b.isEmpty, !c.isEmpty, !d.isEmpty,
+      let a = a.popFirst(), let b = b.popFirst(), let c = c.popFirst(), let d = d.popFirst()
+    else { return nil }
+    return (a, b, c, d)
+  }
+
+  func isExhausted(finished: [Bool]) -> Bool {
+    (finished[0] && a.isEmpty) || (finished[1] && b.isEmpty) || (finished[2] && c.isEmpty)
+      || (finished[3] && d.isEmpty)
+  }
+
+  mutating func removeAll() { self = Self() }
+}

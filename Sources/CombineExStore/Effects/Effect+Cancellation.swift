@@ -1,0 +1,67 @@
+import CombineEx
+
+extension Effect {
+  /// Makes each run of this effect cancellable by `id`, with ``cancel(id:)``.
+  ///
+  /// ```swift
+  /// enum SearchID {}
+  ///
+  /// let responses = PassthroughSubject<String, Never>()
+  /// let cancellable = Effect(responses)
+  ///   .cancellable(id: ObjectIdentifier(SearchID.self))
+  ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// responses.send("first")  // Prints: first
+  /// let cancelling = Effect<Never, Never>.cancel(id: ObjectIdentifier(SearchID.self))
+  ///   .sink { _ in }
+  /// // Prints: finished
+  /// responses.send("second")  // (cancelled: nothing printed)
+  /// ```
+  ///
+  /// A run is in flight from its subscription until it completes or its subscriber cancels.
+  /// A run cancelled by id stops its work (the upstream is cancelled) and finishes: its
+  /// subscriber receives `.finished`.
+  ///
+  /// - Parameters:
+  ///   - id: Any `Hashable` value. Ids are told apart by type as well as value, and are shared
+  ///     by the whole process.
+  ///   - cancelInFlight: When `true`, subscribing first cancels the runs in flight under `id`,
+  ///     which stop (and finish) before the new run starts: only the latest run survives.
+  public func cancellable<ID: Hashable>(id: ID, cancelInFlight: Bool = false) -> Effect {
+    Effect(
+      upstream: CancellableEffectPublisher(
+        upstream: upstream, key: CancellationKey(id), cancelInFlight: cancelInFlight
+      ).eraseToAnyPublisher(),
+      token: token)
+  }
+
+  /// An effect that, when it runs, cancels every run in flight under `id`, then finishes
+  /// without publishing anything. An id with nothing in flight is ignored.
+  ///
+  /// ```swift
+  /// let ticks = PassthroughSubject<Int, Never>()
+  /// let cancellable = Effect(ticks).cancellable(id: "ticks")
+  ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// ticks.send(1)  // Prints: 1
+  /// let cancelling = Effect<Int, Never>.cancel(id: "ticks").sink { _ in }
+  /// // Prints: finished
+  /// ```
+  public static func cancel<ID: Hashable>(id: ID) -> Effect {
+    let key = CancellationKey(id)
+    return .fireAndForget { CancellationRegistry.shared.cancel(key) }
+  }
+
+  /// An effect that, when it runs, cancels every run in flight under each of `ids`, then
+  /// finishes without publishing anything.
+  ///
+  /// ```swift
+  /// let cancelAll = Effect<Int, Never>.cancel(ids: [AnyHashable("search"), AnyHashable(42)])
+  /// ```
+  public static func cancel<IDs: Sequence>(ids: IDs) -> Effect where IDs.Element: Hashable {
+    let keys = ids.map { CancellationKey($0) }
+    return .fireAndForget {
+      for key in keys {
+        CancellationRegistry.shared.cancel(key)
+      }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import CombineEx
+
+extension Effect {
+  /// Transforms each value the effect publishes; the result is still an effect (with this
+  /// effect's cancellation token, if any).
+  ///
+  /// ```swift
+  /// let cancellable = Effect<Int, Never>(value: 21).map { $0 * 2 }.sink { print($0) }
+  /// // Prints: 42
+  /// ```
+  public func map<T>(_ transform: @escaping (Output) -> T) -> Effect<T, Failure> {
+    Effect<T, Failure>(upstream: upstream.map(transform).eraseToAnyPublisher(), token: token)
+  }
+
+  /// Runs the effects at the same time and publishes their values as they come; finishes when
+  /// all have finished, and fails as soon as one fails.
+  ///
+  /// ```swift
+  /// let cancellable = Effect<Int, Never>.merge(Effect(value: 1), .none, Effect(value: 2))
+  ///   .sink { print($0) }
+  /// // Prints: 1
+  /// // Prints: 2
+  /// ```
+  public static func merge(_ effects: Effect...) -> Effect {
+    merge(effects)
+  }
+
+  /// Runs a sequence of effects at the same time; see ``merge(_:)-(Effect<Output,Failure>...)``.
+  public static func merge<S: Sequence>(_ effects: S) -> Effect where S.Element == Effect {
+    let effects = Array(effects)
+    switch effects.count {
+    case 0: return .none
+    case 1: return effects[0]
+    default: return Effect(Publishers.MergeMany(effects))
+    }
+  }
+
+  /// Runs the effects one after another: each starts when the previous one has finished.
+  /// A failure ends the whole effect.
+  ///
+  /// ```swift
+  /// let first = PassthroughSubject<Int, Never>()
+  /// let cancellable = Effect<Int, Never>.concatenate(Effect(first), Effect(value: 3))
+  ///   .sink { print($0) }
+  /// first.send(1)  // Prints: 1
+  /// first.send(completion: .finished)  // Prints: 3
+  /// ```
+  public static func concatenate(_ effects: Effect...) -> Effect {
+    concatenate(effects)
+  }
+
+  /// Runs a collection of effects one after another; see
+  /// ``concatenate(_:)-(Effect<Output,Failure>...)``.
+  public static func concatenate<C: Collection>(_ effects: C) -> Effect
+  where C.Element == Effect {
+    guard var result = effects.first else { return .none }
+    for effect in effects.dropFirst() {
+      result = Effect(Publishers.Concatenate(prefix: result, suffix: effect))
+    }
+    return result
+  }
+}

@@ -1,0 +1,100 @@
+import CombineEx
+
+extension Effect {
+  /// Waits `dueTime` before running the effect, and cancels the previous debounced run with the
+  /// same `id`: of effects started in quick succession, only the last one runs.
+  ///
+  /// ```swift
+  /// let scheduler = DispatchQueue.test
+  /// var results: [String] = []
+  /// var cancellables = Set<AnyCancellable>()
+  /// for query in ["s", "sw", "swift"] {
+  ///   Effect<String, Never>(value: query)
+  ///     .debounce(id: "search", for: .milliseconds(300), scheduler: scheduler)
+  ///     .sink { results.append($0) }
+  ///     .store(in: &cancellables)
+  /// }
+  /// scheduler.advance(by: .milliseconds(300))
+  /// print(results)  // Prints: ["swift"]
+  /// ```
+  ///
+  /// Each run waits on `scheduler` and is cancellable by `id` with
+  /// ``cancel(id:)``; a new run cancels the old one even if it has already started its work
+  /// (like TCA). Cancelled runs finish.
+  public func debounce<ID: Hashable, S: Scheduler>(
+    id: ID, for dueTime: S.SchedulerTimeType.Stride, scheduler: S,
+    options: S.SchedulerOptions? = nil
+  ) -> Effect {
+    let work = self
+    return Effect(
+      Just(())
+        .setFailureType(to: Failure.self)
+        .delay(for: dueTime, scheduler: scheduler, options: options)
+        .flatMap { work }
+    )
+    .cancellable(id: id, cancelInFlight: true)
+    .withToken(token)
+  }
+
+  /// Publishes at most one value per `interval` for `id`, across runs of effects throttled with
+  /// that id: a value that arrives inside the window waits for its end, then is published (the
+  /// newest value if `latest` is `true`, otherwise the first one of the window).
+  ///
+  /// ```swift
+  /// let scheduler = DispatchQueue.test
+  /// var results: [Int] = []
+  /// var cancellables = Set<AnyCancellable>()
+  /// for value in 1...3 {
+  ///   Effect<Int, Never>(value: value)
+  ///     .throttle(id: "volume", for: .seconds(1), scheduler: scheduler, latest: true)
+  ///     .sink { results.append($0) }
+  ///     .store(in: &cancellables)
+  /// }
+  /// print(results)  // Prints: [1]
+  /// scheduler.advance(by: .seconds(1))
+  /// print(results)  // Prints: [1, 3]
+  /// ```
+  ///
+  /// A run whose value must wait replaces the previous waiting run with the same `id` (which
+  /// finishes without publishing); `latest: false` carries the first waiting value over to it.
+  /// Times are read from `scheduler`, which may be any scheduler (a test scheduler in tests).
+  public func throttle<ID: Hashable, S: Scheduler>(
+    id: ID, for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
+  ) -> Effect {
+    let key = CancellationKey(id)
+    let registry = CancellationRegistry.shared
+    let throttled = upstream.flatMap { value -> AnyPublisher<Output, Failure> in
+      let now = scheduler.now
+      let decision = registry.withThrottleState(for: key) {
+        state -> (value: Output, wait: S.SchedulerTimeType.Stride?) in
+        guard let last = state.lastPublished as? S.SchedulerTimeType else {
+          state.lastPublished = now
+          state.pending = nil
+          return (value, nil)
+        }
+        let chosen = latest ? value : (state.pending as? Output ?? value)
+        if last.distance(to: now) >= interval {
+          state.lastPublished = now
+          state.pending = nil
+          return (chosen, nil)
+        }
+        state.pending = chosen
+        return (chosen, now.distance(to: last.advanced(by: interval)))
+      }
+      guard let wait = decision.wait else {
+        return Just(decision.value).setFailureType(to: Failure.self).eraseToAnyPublisher()
+      }
+      return Just(decision.value)
+        .setFailureType(to: Failure.self)
+        .delay(for: wait, scheduler: scheduler)
+        .handleEvents(receiveOutput: { _ in
+          registry.withThrottleState(for: key) { state in
+            state.lastPublished = scheduler.now
+            state.pending = nil
+          }
+        })
+        .eraseToAnyPublisher()
+    }
+    return Effect(throttled).cancellable(id: id, cancelInFlight: true).withToken(token)
+  }
+}

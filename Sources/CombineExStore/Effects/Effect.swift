@@ -1,0 +1,87 @@
+import CombineEx
+
+/// A unit of work that produces values (typically actions) over time: a publisher, with the
+/// constructors and operators of The Composable Architecture's `Effect`.
+///
+/// ```swift
+/// let effect = Effect<Int, Never>.merge(
+///   Effect(value: 1),
+///   Effect.future { promise in promise(.success(2)) })
+/// let cancellable = effect.sink { print($0) }
+/// // Prints: 1
+/// // Prints: 2
+/// ```
+///
+/// An effect is cold: nothing runs until it is subscribed, and each subscription runs the work
+/// again. It is a publisher, so every operator applies; the ones defined here (``map(_:)``,
+/// ``merge(_:)-(Effect<Output,Failure>...)``, ``cancellable(id:cancelInFlight:)``,
+/// ``debounce(id:for:scheduler:options:)`` ...) keep the result an `Effect`.
+///
+/// Construct one with ``none``, ``init(_:)``, ``init(value:)``, ``init(error:)``,
+/// ``future(_:)``, ``result(_:)``, ``run(_:)`` (a subscriber to send to), the async
+/// `run { send in ... }` and ``task(priority:operation:)-(TaskPriority?,()async->Output)``,
+/// ``fireAndForget(_:)`` and ``catching(_:)``, or with `publisher.eraseToEffect()`.
+///
+/// ## Cancellation
+/// ``cancellable(id:cancelInFlight:)`` makes a run cancellable by id: ``cancel(id:)`` returns an
+/// effect that, when it runs, cancels every run in flight with that id. A cancelled run stops
+/// its work and *finishes* (its subscriber receives `.finished`). Ids are any `Hashable` values,
+/// told apart by type as well as value, and shared by the whole process (like TCA's): use ids
+/// whose type belongs to your feature.
+///
+/// An ``EffectMiddleware`` has its own, per-middleware cancellation tokens
+/// (``CombineExCore/Publisher/asEffect(cancellationToken:)``).
+public struct Effect<Output, Failure: Error>: Publisher {
+  /// The work.
+  let upstream: AnyPublisher<Output, Failure>
+
+  /// The cancellation token an ``EffectMiddleware`` files this effect under, if any.
+  let token: CancellationKey?
+
+  /// Wraps a publisher.
+  ///
+  /// ```swift
+  /// let effect = Effect([1, 2, 3].publisher)
+  /// let cancellable = effect.sink { print($0) }  // Prints: 1, 2, 3 (one per line)
+  /// ```
+  public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
+    if let effect = publisher as? Effect {
+      self = effect
+    } else {
+      self.init(upstream: publisher.eraseToAnyPublisher(), token: nil)
+    }
+  }
+
+  init(upstream: AnyPublisher<Output, Failure>, token: CancellationKey?) {
+    self.upstream = upstream
+    self.token = token
+  }
+
+  /// An effect that does nothing and finishes at once.
+  ///
+  /// ```swift
+  /// let cancellable = Effect<Int, Never>.none.sink(
+  ///   receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// // Prints: finished
+  /// ```
+  public static var none: Effect {
+    Effect(Empty(completeImmediately: true))
+  }
+
+  /// The token an ``EffectMiddleware`` files this effect under (set by
+  /// ``CombineExCore/Publisher/asEffect(cancellationToken:)``), if any.
+  public var cancellationToken: AnyHashable? {
+    token?.value
+  }
+
+  /// Runs the work for `subscriber`.
+  public func receive<S: CombineExCore.Subscriber>(subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
+    upstream.receive(subscriber: subscriber)
+  }
+
+  /// The same work under another token.
+  func withToken(_ token: CancellationKey?) -> Effect {
+    Effect(upstream: upstream, token: token)
+  }
+}

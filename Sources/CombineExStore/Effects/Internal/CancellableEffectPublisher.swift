@@ -1,0 +1,191 @@
+import CombineEx
+
+/// The publisher behind ``Effect/cancellable(id:cancelInFlight:)``: each subscription is a
+/// ``CancellableRun`` filed in the registry under the id while it is in flight.
+struct CancellableEffectPublisher<Upstream: Publisher>: Publisher {
+  typealias Output = Upstream.Output
+  typealias Failure = Upstream.Failure
+
+  let upstream: Upstream
+  let key: CancellationKey
+  let cancelInFlight: Bool
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    let registry = CancellationRegistry.shared
+    if cancelInFlight {
+      registry.cancel(key)  // the old runs stop before the new one starts
+    }
+    let run = CancellableRun(downstream: subscriber, key: key)
+    registry.insert(run, for: key)
+    upstream.receive(subscriber: run)
+  }
+}
+
+/// One subscription of a cancellable effect: it relays the upstream to the downstream, and
+/// when the registry cancels it, it cancels the upstream and *finishes* the downstream.
+///
+/// ## State
+/// Under `lock`: the phase (`awaitingSubscription`, `active`, `over`), the upstream
+/// subscription, the downstream, how many calls to the downstream are in progress
+/// (`deliveries`: the subscription hand-off and values, which may nest when the downstream
+/// requests re-entrantly), and whether the registry asked to finish.
+///
+/// The registry's cancel may come from any thread. If no call to the downstream is in
+/// progress, the canceller finishes the downstream itself; otherwise it only cancels the
+/// upstream and leaves a note, and the thread delivering finishes the downstream when its call
+/// returns. So the downstream never receives two calls at once, and receives nothing after
+/// `.finished`.
+final class CancellableRun<Downstream: Subscriber>: Subscriber, Subscription, RegisteredRun,
+  @unchecked Sendable
+{
+  // @unchecked Sendable: every stored property is guarded by `lock`, and the downstream is only
+  // called by one thread at a time, as described above.
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private enum Phase {
+    case awaitingSubscription
+    case active
+    case over
+  }
+
+  private let lock = Lock()
+  private let key: CancellationKey
+  private var phase = Phase.awaitingSubscription
+  private var downstream: Downstream?
+  private var upstream: (any Subscription)?
+  private var deliveries = 0
+  private var finishRequested = false
+
+  init(downstream: Downstream, key: CancellationKey) {
+    self.downstream = downstream
+    self.key = key
+  }
+
+  // MARK: Upstream side
+
+  func receive(subscription: any Subscription) {
+    let target = lock.withLock { () -> Downstream? in
+      guard case .awaitingSubscription = phase else { return nil }
+      phase = .active
+      upstream = subscription
+      deliveries += 1
+      return downstream
+    }
+    guard let target else {
+      subscription.cancel()
+      return
+    }
+    target.receive(subscription: self)
+    deliveryEnded()
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let target = lock.withLock { () -> Downstream? in
+      guard case .active = phase, !finishRequested else { return nil }
+      deliveries += 1
+      return downstream
+    }
+    guard let target else { return .none }
+    let demand = target.receive(input)
+    return deliveryEnded() ? .none : demand
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let target = lock.withLock { () -> Downstream? in
+      // After the registry's cancel, the thread delivering (or the canceller) finishes.
+      guard case .active = phase, !finishRequested else { return nil }
+      phase = .over
+      upstream = nil
+      defer { downstream = nil }
+      return downstream
+    }
+    guard let target else { return }
+    CancellationRegistry.shared.remove(self, for: key)
+    target.receive(completion: completion)
+  }
+
+  // MARK: Downstream side
+
+  func request(_ demand: Subscribers.Demand) {
+    let target = lock.withLock { () -> (any Subscription)? in
+      guard case .active = phase, !finishRequested else { return nil }
+      return upstream
+    }
+    target?.request(demand)
+  }
+
+  func cancel() {
+    let target = lock.withLock { () -> (any Subscription)? in
+      if case .over = phase { return nil }
+      phase = .over
+      downstream = nil
+      defer { upstream = nil }
+      return upstream
+    }
+    CancellationRegistry.shared.remove(self, for: key)
+    target?.cancel()
+  }
+
+  // MARK: Registry side
+
+  /// What the registry's cancel does once the lock is released.
+  private enum Plan {
+    case nothing
+    case cancelUpstream(any Subscription)
+    case finish(upstream: (any Subscription)?, downstream: Downstream?)
+  }
+
+  func cancelFromRegistry() {
+    let plan = lock.withLock { () -> Plan in
+      if case .over = phase { return .nothing }
+      if finishRequested { return .nothing }
+      finishRequested = true
+      if deliveries > 0 || phase == .awaitingSubscription {
+        // The delivering thread (or the subscription hand-off) finishes the downstream.
+        defer { upstream = nil }
+        return upstream.map { .cancelUpstream($0) } ?? .nothing
+      }
+      phase = .over
+      defer {
+        upstream = nil
+        downstream = nil
+      }
+      return .finish(upstream: upstream, downstream: downstream)
+    }
+    switch plan {
+    case .nothing:
+      break
+    case .cancelUpstream(let upstream):
+      upstream.cancel()
+    case .finish(let upstream, let downstream):
+      CancellationRegistry.shared.remove(self, for: key)
+      upstream?.cancel()
+      downstream?.receive(completion: .finished)
+    }
+  }
+
+  /// Ends a call to the downstream. Returns `true` if the run is over (the downstream was
+  /// finished here, because the registry asked for it meanwhile, or completed re-entrantly).
+  @discardableResult
+  private func deliveryEnded() -> Bool {
+    let (finishing, upstreamToCancel, over) = lock.withLock {
+      () -> (Downstream?, (any Subscription)?, Bool) in
+      deliveries -= 1
+      if case .over = phase { return (nil, nil, true) }
+      guard finishRequested, deliveries == 0 else { return (nil, nil, false) }
+      phase = .over
+      defer {
+        downstream = nil
+        upstream = nil
+      }
+      return (downstream, upstream, true)
+    }
+    if let finishing {
+      CancellationRegistry.shared.remove(self, for: key)
+      upstreamToCancel?.cancel()
+      finishing.receive(completion: .finished)
+    }
+    return over
+  }
+}

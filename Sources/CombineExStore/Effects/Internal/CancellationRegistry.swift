@@ -1,0 +1,63 @@
+import CombineEx
+
+/// Something the registry can cancel: a run of a cancellable effect.
+protocol RegisteredRun: AnyObject, Sendable {
+  /// Stops the run's work and finishes its subscriber.
+  func cancelFromRegistry()
+}
+
+/// The process-wide table of the effect runs in flight under each cancellation id
+/// (``Effect/cancellable(id:cancelInFlight:)``), and of the throttling state of
+/// ``Effect/throttle(id:for:scheduler:latest:)``.
+///
+/// Runs are removed by identity when they end, so the end of an old run never removes a newer
+/// run filed under the same id.
+final class CancellationRegistry: @unchecked Sendable {
+  // @unchecked Sendable: every stored property is guarded by `lock`; runs are cancelled outside
+  // it.
+  static let shared = CancellationRegistry()
+
+  private let lock = Lock()
+  private var runs: [CancellationKey: [ObjectIdentifier: any RegisteredRun]] = [:]
+  private var throttles: [CancellationKey: ThrottleState] = [:]
+
+  /// Files `run` under `key`.
+  func insert(_ run: any RegisteredRun, for key: CancellationKey) {
+    lock.withLock { runs[key, default: [:]][ObjectIdentifier(run)] = run }
+  }
+
+  /// Removes `run` (only that run) from `key`.
+  func remove(_ run: any RegisteredRun, for key: CancellationKey) {
+    lock.withLock {
+      runs[key]?[ObjectIdentifier(run)] = nil
+      if runs[key]?.isEmpty == true { runs[key] = nil }
+    }
+  }
+
+  /// Cancels every run in flight under `key`; returns when each has been told to stop.
+  func cancel(_ key: CancellationKey) {
+    guard let cancelled = lock.withLock({ runs.removeValue(forKey: key) }) else { return }
+    for run in cancelled.values {
+      run.cancelFromRegistry()
+    }
+  }
+
+  /// How many runs are in flight under `key` (for tests).
+  func count(for key: CancellationKey) -> Int {
+    lock.withLock { runs[key]?.count ?? 0 }
+  }
+
+  /// Reads and updates the throttling state of `key` atomically.
+  func withThrottleState<Result>(
+    for key: CancellationKey, _ body: (inout ThrottleState) -> Result
+  ) -> Result {
+    lock.withLock { body(&throttles[key, default: ThrottleState()]) }
+  }
+}
+
+/// What ``Effect/throttle(id:for:scheduler:latest:)`` remembers for one id: when it last
+/// published (a scheduler time, type-erased) and the value waiting for the end of the window.
+struct ThrottleState {
+  var lastPublished: Any?
+  var pending: Any?
+}

@@ -1,0 +1,40 @@
+/// Creates a middleware that logs every action it sees and, once the action has gone down the
+/// rest of the chain, the state.
+///
+/// Put it first to log every action (thunks and publisher actions included), or after the
+/// thunk and publisher middlewares to log only the actions that reach the reducer.
+///
+/// ```swift
+/// struct Increment: StoreAction {}
+///
+/// let store = Store(
+///   reducer: { (count: inout Int, action: any StoreAction) in
+///     if action is Increment { count += 1 }
+///   },
+///   state: 0,
+///   middlewares: [createLoggingMiddleware()])
+/// store.dispatch(Increment())
+/// // Prints: [store] action: Increment()
+/// // Prints: [store] state: 1
+/// ```
+///
+/// - Parameters:
+///   - prefix: Starts every line.
+///   - logsState: Whether to log the state after each action.
+///   - log: Receives each line; `print` by default. It is called while the store processes, so
+///     keep it quick.
+public func createLoggingMiddleware<State>(
+  prefix: String = "[store]",
+  logsState: Bool = true,
+  log: @escaping @Sendable (String) -> Void = { print($0) }
+) -> Middleware<State> {
+  { _, getState, next in
+    { action in
+      log("\(prefix) action: \(action)")
+      next(action)
+      if logsState, let state = getState() {
+        log("\(prefix) state: \(state)")
+      }
+    }
+  }
+}

@@ -1,0 +1,192 @@
+import CombineExCore
+import CombineExTesting
+import Foundation
+import Testing
+
+@Suite("AsyncPublisher (publisher.values)")
+struct AsyncPublisherTests {
+  @Test("iterates every value, then ends when the publisher finishes")
+  func iteratesThenEnds() async {
+    var received: [Int] = []
+    for await value in [1, 2, 3].publisher.values {
+      received.append(value)
+    }
+    #expect(received == [1, 2, 3])
+  }
+
+  @Test("an empty publisher ends the iteration at once")
+  func emptyEnds() async {
+    var iterator = Empty<Int, Never>().values.makeAsyncIterator()
+    #expect(await iterator.next() == nil)
+    #expect(await iterator.next() == nil)
+  }
+
+  @Test("a completion that arrives while nobody waits ends the next call")
+  func completionKeptForNextCall() async {
+    let subject = PassthroughSubject<Int, Never>()
+    var iterator = subject.values.makeAsyncIterator()
+    subject.send(completion: .finished)
+    #expect(await iterator.next() == nil)
+  }
+
+  @Test("making the iterator subscribes; each next() requests exactly one value")
+  func demandsOneValueAtATime() async {
+    let requests = LockedBox<[Subscribers.Demand]>([])
+    let publisher = [1, 2, 3].publisher.handleEvents(receiveRequest: { demand in
+      requests.withLock { $0.append(demand) }
+    })
+    var iterator = publisher.values.makeAsyncIterator()
+    #expect(requests.withLock { $0 } == [])
+    #expect(await iterator.next() == 1)
+    #expect(requests.withLock { $0 } == [.max(1)])
+    #expect(await iterator.next() == 2)
+    #expect(requests.withLock { $0 } == [.max(1), .max(1)])
+  }
+
+  @Test("values sent while no next() call waits are dropped, as beyond demand")
+  func unrequestedValuesAreDropped() async {
+    let requested = Signal()
+    let subject = PassthroughSubject<Int, Never>()
+    let publisher = subject.handleEvents(receiveRequest: { _ in requested.fire() })
+    let iterator = publisher.values.makeAsyncIterator()
+    subject.send(1)  // Nobody waits: there is no demand.
+    let next = Task {
+      var iterator = iterator
+      return await iterator.next()
+    }
+    await requested.wait()
+    subject.send(2)
+    #expect(await next.value == 2)
+  }
+
+  @Test("cancelling the task awaiting next() cancels the upstream and next() returns nil")
+  func taskCancellationCancelsUpstream() async {
+    let requested = Signal()
+    let cancelled = Signal()
+    let subject = PassthroughSubject<Int, Never>()
+    let publisher = subject.handleEvents(
+      receiveCancel: { cancelled.fire() }, receiveRequest: { _ in requested.fire() })
+    let task = Task {
+      var iterator = publisher.values.makeAsyncIterator()
+      return await iterator.next()
+    }
+    await requested.wait()
+    task.cancel()
+    await cancelled.wait()
+    #expect(await task.value == nil)
+    #expect(cancelled.count == 1)
+  }
+
+  @Test("a task cancelled before it calls next() cancels the upstream and gets nil")
+  func alreadyCancelledTask() async {
+    let cancelled = Signal()
+    let gate = Signal()
+    let publisher = PassthroughSubject<Int, Never>().handleEvents(receiveCancel: {
+      cancelled.fire()
+    })
+    let task = Task {
+      var iterator = publisher.values.makeAsyncIterator()
+      await gate.wait()
+      return await iterator.next()
+    }
+    task.cancel()
+    gate.fire()
+    #expect(await task.value == nil)
+    #expect(cancelled.count == 1)
+  }
+
+  @Test("breaking out of a for await loop cancels the upstream")
+  func breakCancels() async {
+    let cancelled = Signal()
+    let publisher = (1...100).publisher.handleEvents(receiveCancel: { cancelled.fire() })
+    var received: [Int] = []
+    for await value in publisher.values {
+      received.append(value)
+      if value == 2 { break }
+    }
+    #expect(received == [1, 2])
+    #expect(cancelled.count == 1)
+  }
+
+  @Test("leaving the loop frees the pipeline, although the publisher lives on")
+  func breakFreesPipeline() async {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    weak var weakOwner: TestOwner?
+    do {
+      let owner = TestOwner()
+      weakOwner = owner
+      let publisher = subject.handleEvents(receiveOutput: { owner.values.append($0) })
+      for await _ in publisher.values { break }
+    }
+    #expect(weakOwner == nil)
+  }
+
+  @Test("a finished iteration frees the pipeline")
+  func finishFreesPipeline() async {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    weak var weakOwner: TestOwner?
+    do {
+      let owner = TestOwner()
+      weakOwner = owner
+      let publisher = subject.handleEvents(receiveOutput: { owner.values.append($0) })
+      var iterator = publisher.values.makeAsyncIterator()
+      #expect(await iterator.next() == 0)
+      subject.send(completion: .finished)
+      #expect(await iterator.next() == nil)
+      #expect(owner.values == [0])
+    }
+    #expect(weakOwner == nil)
+  }
+
+  @Test("values delivered from another thread are neither lost nor duplicated")
+  func valuesFromAnotherThread() async {
+    let queue = DispatchQueue(label: "AsyncPublisherTests.values")
+    let publisher = (0..<500).publisher.receive(on: queue)
+    var received: [Int] = []
+    for await value in publisher.values {
+      received.append(value)
+    }
+    #expect(received == Array(0..<500))
+  }
+
+  @Test("stress: many concurrent iterations over values from other threads lose nothing")
+  func stressConcurrentIterations() async {
+    let results = await withTaskGroup(of: [Int].self) { group in
+      for index in 0..<32 {
+        group.addTask {
+          let queue = DispatchQueue(label: "AsyncPublisherTests.stress.\(index)")
+          var received: [Int] = []
+          for await value in (0..<200).publisher.subscribe(on: queue).receive(on: queue).values {
+            received.append(value)
+          }
+          return received
+        }
+      }
+      var all: [[Int]] = []
+      for await result in group { all.append(result) }
+      return all
+    }
+    #expect(results.count == 32)
+    #expect(results.allSatisfy { $0 == Array(0..<200) })
+  }
+
+  @Test("stress: cancelling tasks while values arrive never crashes or hangs")
+  func stressCancelWhileReceiving() async {
+    for _ in 0..<50 {
+      let subject = PassthroughSubject<Int, Never>()
+      let task = Task {
+        var count = 0
+        for await _ in subject.values { count += 1 }
+        return count
+      }
+      await concurrentPerform(4) { thread in
+        if thread == 0 {
+          task.cancel()
+        } else {
+          for value in 0..<100 { subject.send(value) }
+        }
+      }
+      #expect(await task.value <= 300)
+    }
+  }
+}

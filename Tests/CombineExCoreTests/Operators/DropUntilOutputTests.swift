@@ -1,0 +1,250 @@
+import CombineExCore
+import CombineExTesting
+import Foundation
+import Testing
+
+@Suite("drop(untilOutputFrom:)")
+struct DropUntilOutputTests {
+  // MARK: Normal path
+
+  @Test("drops upstream values until the other publisher emits, then lets every value through")
+  func dropsUntilTrigger() {
+    let values = PassthroughSubject<Int, Never>()
+    let trigger = PassthroughSubject<Void, Never>()
+    let dropped: Publishers.DropUntilOutput = values.drop(untilOutputFrom: trigger)
+    let recorder = dropped.record()
+    values.send(1)
+    values.send(2)
+    trigger.send()
+    values.send(3)
+    values.send(4)
+    #expect(recorder.values == [3, 4])
+  }
+
+  @Test("the other publisher is subscribed first, asked for one value, and cancelled after it")
+  func otherAskedForOneValue() {
+    let log = UpstreamLog()
+    let order = LockedBox<[String]>([])
+    let trigger = PassthroughSubject<Int, Never>()
+    let upstream = PassthroughSubject<Int, Never>()
+    let recorder = upstream.handleEvents(receiveSubscription: { _ in
+      order.withLock { $0.append("upstream") }
+    })
+    .drop(
+      untilOutputFrom: trigger.probed(log).handleEvents(receiveSubscription: { _ in
+        order.withLock { $0.append("other") }
+      })
+    )
+    .record()
+    #expect(order.withLock { $0 } == ["other", "upstream"])
+    #expect(log.requests == [.max(1)])
+    trigger.send(1)
+    #expect(log.cancels == 1)
+    upstream.send(5)
+    #expect(recorder.values == [5])
+  }
+
+  @Test("an other publisher that emits synchronously lets every value through")
+  func synchronousTrigger() {
+    let recorder = [1, 2, 3].publisher.eraseToAnyPublisher()
+      .drop(untilOutputFrom: Just(()))
+      .record()
+    #expect(recorder.values == [1, 2, 3])
+    #expect(recorder.receivedCompletion.isFinished)
+  }
+
+  @Test("DropUntilOutput is Equatable when its publishers are")
+  func equatable() {
+    #expect(Just(1).drop(untilOutputFrom: Just(2)) == Just(1).drop(untilOutputFrom: Just(2)))
+    #expect(Just(1).drop(untilOutputFrom: Just(2)) != Just(1).drop(untilOutputFrom: Just(3)))
+  }
+
+  // MARK: Completion
+
+  @Test("the upstream's completion passes through and cancels the other publisher")
+  func upstreamCompletion() {
+    let values = PassthroughSubject<Int, TestError>()
+    let trigger = PassthroughSubject<Void, TestError>()
+    var triggerCancelled = false
+    let recorder =
+      values
+      .drop(untilOutputFrom: trigger.handleEvents(receiveCancel: { triggerCancelled = true }))
+      .record()
+    values.send(completion: .failure(TestError(1)))
+    #expect(recorder.receivedCompletion?.failure == TestError(1))
+    #expect(triggerCancelled)
+  }
+
+  @Test("the other publisher finishing before a value finishes the result and cancels the upstream")
+  func otherFinishesFirst() {
+    let values = PassthroughSubject<Int, Never>()
+    let trigger = PassthroughSubject<Void, Never>()
+    var upstreamCancelled = false
+    let recorder = values.handleEvents(receiveCancel: { upstreamCancelled = true })
+      .drop(untilOutputFrom: trigger)
+      .record()
+    values.send(1)
+    trigger.send(completion: .finished)
+    values.send(2)
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.receivedCompletion.isFinished)
+    #expect(recorder.completionCount == 1)
+    #expect(upstreamCancelled)
+  }
+
+  @Test("the other publisher failing before a value fails the result and cancels the upstream")
+  func otherFailsFirst() {
+    let values = PassthroughSubject<Int, TestError>()
+    let trigger = PassthroughSubject<Void, TestError>()
+    var upstreamCancelled = false
+    let recorder = values.handleEvents(receiveCancel: { upstreamCancelled = true })
+      .drop(untilOutputFrom: trigger)
+      .record()
+    trigger.send(completion: .failure(TestError(2)))
+    #expect(recorder.receivedCompletion?.failure == TestError(2))
+    #expect(upstreamCancelled)
+  }
+
+  @Test("after the other publisher's value, its completion does not matter")
+  func otherCompletionAfterTrigger() {
+    let values = PassthroughSubject<Int, TestError>()
+    let trigger = ScriptedUpstream<Void, TestError>()
+    let recorder = values.drop(untilOutputFrom: trigger).record()
+    trigger.send(())
+    trigger.send(completion: .failure(TestError(3)))
+    values.send(1)
+    #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion == nil)
+  }
+
+  @Test("empty upstream finishes at once")
+  func emptyUpstream() {
+    let recorder = Empty<Int, Never>().drop(untilOutputFrom: PassthroughSubject<Int, Never>())
+      .record()
+    #expect(recorder.receivedCompletion.isFinished)
+  }
+
+  // MARK: Demand
+
+  @Test("a dropped value gives its demand back, so the subscriber gets what it asked for")
+  func droppedValuesGiveDemandBack() {
+    let values = ManualPublisher<Int, Never>()
+    let trigger = PassthroughSubject<Void, Never>()
+    let recorder = values.drop(untilOutputFrom: trigger).record(initialDemand: .max(2))
+    #expect(values.send(1))
+    #expect(values.send(2))
+    #expect(values.requested == .max(4))  // two asked for, two given back
+    trigger.send()
+    #expect(values.send(3))
+    #expect(values.send(4))
+    #expect(!values.send(5))
+    #expect(recorder.values == [3, 4])
+    recorder.request(.max(1))
+    #expect(values.send(5))
+    #expect(recorder.values == [3, 4, 5])
+  }
+
+  @Test("demand requested before the upstream's subscription is requested when it arrives")
+  func demandBeforeSubscription() {
+    let late = LateSubscriptionPublisher<Int, Never>()
+    let recorder = late.drop(untilOutputFrom: PassthroughSubject<Void, Never>())
+      .record(initialDemand: .max(3))
+    recorder.request(.max(4))
+    late.deliverSubscription()
+    #expect(late.subscription?.requested == .max(7))
+  }
+
+  // MARK: Cancel
+
+  @Test("cancel reaches the upstream and the other publisher, and nothing is delivered afterwards")
+  func cancelReachesBoth() {
+    let values = PassthroughSubject<Int, Never>()
+    let trigger = PassthroughSubject<Void, Never>()
+    var cancelled: [String] = []
+    let recorder = values.handleEvents(receiveCancel: { cancelled.append("upstream") })
+      .drop(untilOutputFrom: trigger.handleEvents(receiveCancel: { cancelled.append("other") }))
+      .record()
+    recorder.cancel()
+    trigger.send()
+    values.send(1)
+    #expect(recorder.values.isEmpty)
+    #expect(cancelled == ["upstream", "other"])
+  }
+
+  @Test("cancelled during subscription: nothing is subscribed")
+  func cancelledDuringSubscription() {
+    let values = ManualPublisher<Int, Never>()
+    let trigger = ManualPublisher<Int, Never>()
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { $0.cancel() }, receiveValue: { _ in .none },
+      receiveCompletion: { _ in })
+    values.drop(untilOutputFrom: trigger).subscribe(subscriber)
+    #expect(values.subscriptionCount == 0)
+    #expect(trigger.subscriptionCount == 0)
+  }
+
+  @Test("the pipeline is freed after completion and after cancel")
+  func freed() {
+    let values = PassthroughSubject<Int, Never>()
+    let trigger = PassthroughSubject<Void, Never>()
+    let completed = LeakProbe<Int, Never>()
+    let cancelled = LeakProbe<Int, Never>()
+    values.drop(untilOutputFrom: trigger).subscribe(cancelled)
+    cancelled.cancel()
+    #expect(cancelled.subscriptionObject == nil)
+    values.drop(untilOutputFrom: trigger).subscribe(completed)
+    trigger.send()
+    values.send(1)
+    values.send(completion: .finished)
+    #expect(completed.values == [1])
+    #expect(completed.subscriptionObject == nil)
+  }
+
+  // MARK: Re-entrancy
+
+  @Test("cancelling from inside receive cancels the upstream and nothing more arrives")
+  func reentrantCancel() {
+    let values = PassthroughSubject<Int, Never>()
+    var upstreamCancelled = false
+    var received: [Int] = []
+    var cancellable: AnyCancellable?
+    cancellable = values.handleEvents(receiveCancel: { upstreamCancelled = true })
+      .drop(untilOutputFrom: Just(()))
+      .sink { value in
+        received.append(value)
+        cancellable?.cancel()
+      }
+    values.send(1)
+    values.send(2)
+    #expect(received == [1])
+    #expect(upstreamCancelled)
+  }
+
+  // MARK: Stress
+
+  @Test(
+    "stress: a trigger from another thread while eight threads send lets a suffix of each thread's values through, serially"
+  )
+  func stressTrigger() async {
+    let values = PassthroughSubject<Int, Never>()
+    let trigger = PassthroughSubject<Void, Never>()
+    let subscriber = OrderedStressSubscriber<Int, Never>()
+    values.drop(untilOutputFrom: trigger).subscribe(subscriber)
+    await runOnThreads(8) { thread in
+      for value in 0..<400 {
+        if thread == 0, value == 200 { trigger.send() }
+        values.send(thread * 1000 + value)
+      }
+    }
+    values.send(completion: .finished)
+    let received = subscriber.values
+    #expect(subscriber.overlaps == 0)
+    #expect(subscriber.completions == 1)
+    for thread in 0..<8 {
+      // Once the trigger has switched the state, every later value of the thread gets through.
+      let mine = received.filter { $0 / 1000 == thread }.map { $0 % 1000 }
+      #expect(mine == Array((400 - mine.count)..<400))
+    }
+    #expect(received.filter { $0 / 1000 == 0 }.count >= 200)
+  }
+}

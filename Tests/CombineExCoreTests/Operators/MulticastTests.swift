@@ -1,0 +1,286 @@
+import CombineExCore
+import CombineExTesting
+import Foundation
+import Testing
+
+@Suite("multicast")
+struct MulticastTests {
+  // MARK: Normal path
+
+  @Test("nothing flows until connect(); then every subscriber receives the same values")
+  func connectBroadcasts() {
+    let log = UpstreamLog()
+    let multicast:
+      Publishers.Multicast<
+        UpstreamProbe<Publishers.Sequence<[Int], Never>>, PassthroughSubject<Int, Never>
+      > =
+        [1, 2, 3].publisher.probed(log).multicast { PassthroughSubject<Int, Never>() }
+    let first = multicast.record()
+    let second = multicast.record()
+    #expect(first.values.isEmpty)
+    #expect(log.subscriptions == 0)
+    let connection = multicast.connect()
+    #expect(log.subscriptions == 1)
+    #expect(first.values == [1, 2, 3])
+    #expect(second.values == [1, 2, 3])
+    #expect(first.receivedCompletion.isFinished)
+    #expect(second.receivedCompletion.isFinished)
+    connection.cancel()
+  }
+
+  @Test("the subject factory runs once, lazily")
+  func factoryRunsOnceLazily() {
+    var made = 0
+    let multicast = PassthroughSubject<Int, Never>().multicast {
+      () -> PassthroughSubject<Int, Never> in
+      made += 1
+      return PassthroughSubject()
+    }
+    #expect(made == 0)
+    let first = multicast.record()
+    let second = multicast.record()
+    let connection = multicast.connect()
+    #expect(made == 1)
+    withExtendedLifetime((first, second)) {}
+    connection.cancel()
+  }
+
+  @Test("connect() before any subscriber creates the subject too")
+  func connectCreatesSubject() {
+    var made = 0
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast { () -> PassthroughSubject<Int, Never> in
+      made += 1
+      return PassthroughSubject()
+    }
+    let connection = multicast.connect()
+    #expect(made == 1)
+    let recorder = multicast.record()
+    upstream.send(1)
+    #expect(recorder.values == [1])
+    #expect(made == 1)
+    connection.cancel()
+  }
+
+  @Test("multicast(subject:) delivers through the given subject")
+  func givenSubject() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let subject = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast(subject: subject)
+    let recorder = multicast.record()
+    let connection = multicast.connect()
+    upstream.send(1)
+    subject.send(2)  // the subject is shared: what it sends reaches the subscribers too
+    #expect(recorder.values == [1, 2])
+    connection.cancel()
+  }
+
+  @Test("the subject receives the upstream's subscription and decides the demand")
+  func subjectDecidesDemand() {
+    let log = UpstreamLog()
+    let multicast = PassthroughSubject<Int, Never>().probed(log).multicast(
+      subject: CurrentValueSubject<Int, Never>(0))
+    let connection = multicast.connect()
+    #expect(log.requests == [.unlimited])
+    connection.cancel()
+    #expect(log.cancels == 1)
+  }
+
+  @Test("a CurrentValueSubject replays its value to each subscriber")
+  func currentValueSubject() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast(subject: CurrentValueSubject<Int, Never>(0))
+    let connection = multicast.connect()
+    upstream.send(5)
+    let late = multicast.record()
+    #expect(late.values == [5])
+    connection.cancel()
+  }
+
+  @Test("Multicast is a class: its copies share the subject and the connection")
+  func isAClass() {
+    let log = UpstreamLog()
+    let multicast = PassthroughSubject<Int, Never>().probed(log).multicast {
+      PassthroughSubject<Int, Never>()
+    }
+    let copy = multicast
+    #expect(copy === multicast)
+    let connection = multicast.connect()
+    _ = copy.connect()
+    #expect(log.subscriptions == 1)
+    connection.cancel()
+  }
+
+  // MARK: Connection
+
+  @Test("connect() while connected returns the live connection")
+  func connectTwice() {
+    let log = UpstreamLog()
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.probed(log).multicast { PassthroughSubject<Int, Never>() }
+    let recorder = multicast.record()
+    let first = multicast.connect()
+    let second = multicast.connect()
+    #expect(log.subscriptions == 1)
+    upstream.send(1)
+    #expect(recorder.values == [1])
+    second.cancel()
+    #expect(log.cancels == 1)
+    first.cancel()
+    #expect(log.cancels == 1)
+  }
+
+  @Test("cancelling the connection cancels the upstream; a later connect() subscribes anew")
+  func reconnect() {
+    let log = UpstreamLog()
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.probed(log).multicast { PassthroughSubject<Int, Never>() }
+    let recorder = multicast.record()
+    let connection = multicast.connect()
+    upstream.send(1)
+    connection.cancel()
+    upstream.send(2)
+    let again = multicast.connect()
+    upstream.send(3)
+    #expect(log.subscriptions == 2)
+    #expect(recorder.values == [1, 3])
+    #expect(recorder.receivedCompletion == nil)
+    again.cancel()
+  }
+
+  @Test(
+    "after the upstream completes, late subscribers get only the completion and connect() does not resubscribe"
+  )
+  func afterCompletion() {
+    let log = UpstreamLog()
+    let multicast = [1].publisher.probed(log).multicast { PassthroughSubject<Int, Never>() }
+    let early = multicast.record()
+    let connection = multicast.connect()
+    let late = multicast.record()
+    let again = multicast.connect()
+    #expect(early.values == [1])
+    #expect(late.values.isEmpty)
+    #expect(late.receivedCompletion.isFinished)
+    #expect(log.subscriptions == 1)
+    again.cancel()
+    connection.cancel()
+  }
+
+  @Test("the upstream's failure reaches every subscriber")
+  func failure() {
+    let upstream = PassthroughSubject<Int, TestError>()
+    let multicast = upstream.multicast { PassthroughSubject<Int, TestError>() }
+    let first = multicast.record()
+    let second = multicast.record()
+    let connection = multicast.connect()
+    upstream.send(completion: .failure(TestError(4)))
+    #expect(first.receivedCompletion?.failure == TestError(4))
+    #expect(second.receivedCompletion?.failure == TestError(4))
+    connection.cancel()
+  }
+
+  // MARK: Demand
+
+  @Test("a subscriber without demand misses values, as with a PassthroughSubject")
+  func demand() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+    let recorder = multicast.record(initialDemand: .none)
+    let connection = multicast.connect()
+    upstream.send(1)
+    recorder.request(.max(1))
+    upstream.send(2)
+    upstream.send(3)
+    #expect(recorder.values == [2])
+    connection.cancel()
+  }
+
+  // MARK: Cancel and lifetime
+
+  @Test("a subscriber's cancel releases it; the others keep receiving")
+  func subscriberCancel() {
+    weak var weakOwner: TestOwner?
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+    let other = multicast.record()
+    let connection = multicast.connect()
+    var cancellable: AnyCancellable?
+    do {
+      let owner = TestOwner()
+      weakOwner = owner
+      cancellable = multicast.sink { owner.values.append($0) }
+    }
+    upstream.send(1)
+    #expect(weakOwner?.values == [1])
+    cancellable?.cancel()
+    upstream.send(2)
+    #expect(weakOwner == nil)
+    #expect(other.values == [1, 2])
+    connection.cancel()
+  }
+
+  @Test("the multicast and its subject are freed once the connection ends and nothing holds them")
+  func freed() {
+    weak var weakMulticast:
+      Publishers.Multicast<PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>>?
+    weak var weakSubject: PassthroughSubject<Int, Never>?
+    let upstream = PassthroughSubject<Int, Never>()
+    do {
+      let multicast = upstream.multicast { () -> PassthroughSubject<Int, Never> in
+        let subject = PassthroughSubject<Int, Never>()
+        weakSubject = subject
+        return subject
+      }
+      weakMulticast = multicast
+      let recorder = multicast.record()
+      let connection = multicast.connect()
+      upstream.send(1)
+      #expect(recorder.values == [1])
+      connection.cancel()
+      recorder.cancel()
+    }
+    #expect(weakMulticast == nil)
+    #expect(weakSubject == nil)
+  }
+
+  // MARK: Stress
+
+  @Test("stress: eight threads subscribing at once to a fresh multicast create one subject")
+  func stressFactoryOnce() async {
+    for _ in 0..<20 {
+      let made = Counter()
+      let upstream = PassthroughSubject<Int, Never>()
+      let multicast = upstream.multicast { () -> PassthroughSubject<Int, Never> in
+        made.increment()
+        return PassthroughSubject()
+      }
+      let subscribers = (0..<8).map { _ in OrderedStressSubscriber<Int, Never>() }
+      await runOnThreads(8) { thread in
+        multicast.subscribe(subscribers[thread])
+      }
+      let connection = multicast.connect()
+      upstream.send(7)
+      #expect(made.value == 1)
+      for subscriber in subscribers { #expect(subscriber.values == [7]) }
+      connection.cancel()
+    }
+  }
+
+  @Test(
+    "stress: connecting and cancelling from eight threads never leaves two live upstream subscriptions"
+  )
+  func stressConnect() async {
+    let log = UpstreamLog()
+    let multicast = PassthroughSubject<Int, Never>().probed(log).multicast {
+      PassthroughSubject<Int, Never>()
+    }
+    await runOnThreads(8) { _ in
+      for _ in 0..<200 {
+        let connection = multicast.connect()
+        connection.cancel()
+      }
+    }
+    #expect(log.subscriptions == log.cancels)
+    #expect(log.subscriptions >= 1)
+  }
+}

@@ -1,0 +1,238 @@
+import CombineExStore
+import CombineExTesting
+import Foundation
+import Testing
+
+@Suite("RetainedPublisherAction and PublisherMiddleware")
+struct RetainedPublisherActionTests {
+  /// A store with a publisher middleware the test can watch.
+  func makeStore() -> (Store<Log>, PublisherMiddleware<Log>) {
+    let publishers = PublisherMiddleware<Log>()
+    return (makeLogStore([publishers.middleware]), publishers)
+  }
+
+  @Test("pipelines are retained until they end, without keeping the action")
+  func retainedUntilEnd() {
+    let (store, publishers) = makeStore()
+    let responses = PassthroughSubject<Int, Never>()
+    store.dispatch(
+      RetainedPublisherAction<Log> { dispatch, _, cancellables, cleanup in
+        responses.handleCleanup(cleanup).sink { dispatch(Add(amount: $0)) }.store(in: &cancellables)
+      })
+    #expect(publishers.retainedDispatchCount == 1)
+    responses.send(4)
+    #expect(store.state.count == 4)
+    #expect(publishers.retainedDispatchCount == 1)
+    responses.send(completion: .finished)
+    #expect(publishers.retainedDispatchCount == 0)
+  }
+
+  @Test("released pipelines are freed")
+  func releasedPipelinesFreed() {
+    let (store, publishers) = makeStore()
+    let responses = PassthroughSubject<Int, Never>()
+    let watched = WeakBox<TestSubscriber<Int, Never>>(nil)
+    store.dispatch(
+      RetainedPublisherAction<Log> { _, _, cancellables, cleanup in
+        let subscriber = TestSubscriber<Int, Never>()
+        watched.object = subscriber
+        responses.handleCleanup(cleanup).subscribe(subscriber)
+        AnyCancellable(subscriber).store(in: &cancellables)
+      })
+    #expect(watched.object != nil)
+    responses.send(completion: .finished)
+    #expect(publishers.retainedDispatchCount == 0)
+    #expect(watched.object == nil)
+  }
+
+  @Test("a failure ends the pipeline and releases it")
+  func failureReleases() {
+    let (store, publishers) = makeStore()
+    let responses = PassthroughSubject<Int, TestError>()
+    store.dispatch(
+      RetainedPublisherAction<Log> { _, _, cancellables, cleanup in
+        responses.handleCleanup(cleanup)
+          .sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+          .store(in: &cancellables)
+      })
+    responses.send(completion: .failure(TestError(1)))
+    #expect(publishers.retainedDispatchCount == 0)
+  }
+
+  @Test("two pipelines with one cleanup() stay retained; with two they are released")
+  func twoPipelinesNeedTwoCleanups() {
+    let (store, publishers) = makeStore()
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    store.dispatch(
+      RetainedPublisherAction<Log> { dispatch, _, cancellables, cleanup in
+        first.handleCleanup(cleanup).sink { dispatch(Add(amount: $0)) }.store(in: &cancellables)
+        second.handleCleanup(cleanup).sink { dispatch(Add(amount: $0)) }.store(in: &cancellables)
+      })
+    first.send(completion: .finished)
+    #expect(publishers.retainedDispatchCount == 1)
+    second.send(5)
+    #expect(store.state.count == 5)  // the second pipeline still runs
+    second.send(completion: .finished)
+    #expect(publishers.retainedDispatchCount == 0)
+  }
+
+  @Test("a body that stores nothing retains nothing")
+  func nothingStored() {
+    let (store, publishers) = makeStore()
+    let ran = Counter()
+    store.dispatch(RetainedPublisherAction<Log> { _, _, _, _ in ran.increment() })
+    #expect(ran.count == 1)
+    #expect(publishers.retainedDispatchCount == 0)
+  }
+
+  @Test("pipelines that complete synchronously inside the body net to zero")
+  func synchronousCompletionNetsZero() {
+    let (store, publishers) = makeStore()
+    store.dispatch(
+      RetainedPublisherAction<Log> { dispatch, _, cancellables, cleanup in
+        [1, 2].publisher.handleCleanup(cleanup)
+          .sink { dispatch(Add(amount: $0)) }
+          .store(in: &cancellables)
+        Just(10).handleCleanup(cleanup).sink { dispatch(Add(amount: $0)) }.store(in: &cancellables)
+      })
+    #expect(publishers.retainedDispatchCount == 0)
+    #expect(store.state.count == 13)
+  }
+
+  @Test("a synchronous completion and a pending pipeline retain until the pending one ends")
+  func mixedSynchronousAndPending() {
+    let (store, publishers) = makeStore()
+    let pending = PassthroughSubject<Int, Never>()
+    store.dispatch(
+      RetainedPublisherAction<Log> { _, _, cancellables, cleanup in
+        Just(1).handleCleanup(cleanup).sink { _ in }.store(in: &cancellables)
+        pending.handleCleanup(cleanup).sink { _ in }.store(in: &cancellables)
+      })
+    #expect(publishers.retainedDispatchCount == 1)
+    pending.send(completion: .finished)
+    #expect(publishers.retainedDispatchCount == 0)
+  }
+
+  @Test("extra cleanup() calls are harmless and never release another dispatch's pipelines")
+  func overCallsHarmless() {
+    let (store, publishers) = makeStore()
+    let keptCleanup = Shared<(@Sendable () -> Void)?>(nil)
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    store.dispatch(
+      RetainedPublisherAction<Log> { _, _, cancellables, cleanup in
+        keptCleanup.value = cleanup
+        first.handleCleanup(cleanup).sink { _ in }.store(in: &cancellables)
+      })
+    store.dispatch(
+      RetainedPublisherAction<Log> { dispatch, _, cancellables, cleanup in
+        second.handleCleanup(cleanup).sink { dispatch(Add(amount: $0)) }.store(in: &cancellables)
+      })
+    #expect(publishers.retainedDispatchCount == 2)
+    first.send(completion: .finished)
+    #expect(publishers.retainedDispatchCount == 1)
+    for _ in 0..<5 { keptCleanup.value?() }  // over-calls for a dispatch already released
+    #expect(publishers.retainedDispatchCount == 1)
+    second.send(7)
+    #expect(store.state.count == 7)
+  }
+
+  @Test("a cancel ends the pipeline: cleanup is called and the dispatch released")
+  func cancelReleases() {
+    let (store, publishers) = makeStore()
+    let responses = PassthroughSubject<Int, Never>()
+    let cancelHandle = Shared<AnyCancellable?>(nil)
+    store.dispatch(
+      RetainedPublisherAction<Log> { _, _, cancellables, cleanup in
+        let cancellable = responses.handleCleanup(cleanup).sink { _ in }
+        cancelHandle.value = cancellable
+        cancellable.store(in: &cancellables)
+      })
+    #expect(publishers.retainedDispatchCount == 1)
+    cancelHandle.value?.cancel()
+    #expect(publishers.retainedDispatchCount == 0)
+  }
+
+  @Test("each dispatch of the same action is retained on its own")
+  func dispatchesCountedSeparately() {
+    let (store, publishers) = makeStore()
+    let responses = PassthroughSubject<Int, Never>()
+    let action = RetainedPublisherAction<Log> { dispatch, _, cancellables, cleanup in
+      responses.handleCleanup(cleanup).sink { dispatch(Add(amount: $0)) }.store(in: &cancellables)
+    }
+    store.dispatch(action)
+    store.dispatch(action)
+    #expect(publishers.retainedDispatchCount == 2)
+    responses.send(1)
+    #expect(store.state.count == 2)
+    responses.send(completion: .finished)
+    #expect(publishers.retainedDispatchCount == 0)
+  }
+
+  @Test("the action never reaches the reducer")
+  func notReduced() {
+    let seen = Recorder<String>()
+    let store = makeLogStore([createPublisherMiddleware(), recordingMiddleware(seen)])
+    let states = store.statePublisher.record()
+    store.dispatch(RetainedPublisherAction<Log> { _, _, _, _ in })
+    #expect(seen.values == [])
+    #expect(states.values == [Log()])
+  }
+
+  @Test("a retained publisher action for another State type passes down untouched")
+  func otherStatePassesDown() {
+    let ran = Counter()
+    let store = makeLogStore([createPublisherMiddleware()])
+    store.dispatch(RetainedPublisherAction<Int> { _, _, _, _ in ran.increment() })
+    #expect(ran.count == 0)
+    #expect(store.state.names == ["RetainedPublisherAction<Int>"])
+  }
+
+  @Test("a pipeline that ends on another thread is released")
+  func endsOnAnotherThread() async {
+    let (store, publishers) = makeStore()
+    let responses = PassthroughSubject<Int, Never>()
+    store.dispatch(
+      RetainedPublisherAction<Log> { dispatch, _, cancellables, cleanup in
+        responses.handleCleanup(cleanup).sink { dispatch(Add(amount: $0)) }.store(in: &cancellables)
+      })
+    await onOtherThread {
+      responses.send(3)
+      responses.send(completion: .finished)
+    }
+    #expect(store.state.count == 3)
+    #expect(publishers.retainedDispatchCount == 0)
+  }
+
+  @Test("stress: dispatches and completions on many threads leave nothing retained")
+  func stressCounters() async {
+    let (store, publishers) = makeStore()
+    let perThread = isRunningUnderThreadSanitizer ? 100 : 500
+    let threads = 8
+    let completions = DispatchGroup()
+    await concurrentPerform(threads) { _ in
+      for _ in 0..<perThread {
+        let responses = PassthroughSubject<Int, Never>()
+        store.dispatch(
+          RetainedPublisherAction<Log> { dispatch, _, cancellables, cleanup in
+            responses.handleCleanup(cleanup)
+              .sink { dispatch(Add(amount: $0)) }
+              .store(in: &cancellables)
+            responses.handleCleanup(cleanup).sink { _ in }.store(in: &cancellables)
+          })
+        completions.enter()
+        DispatchQueue.global().async {
+          responses.send(1)
+          responses.send(completion: .finished)
+          completions.leave()
+        }
+      }
+    }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      completions.notify(queue: .global()) { continuation.resume() }
+    }
+    #expect(publishers.retainedDispatchCount == 0)
+    #expect(store.state.count == threads * perThread)
+  }
+}

@@ -1,0 +1,127 @@
+import CombineEx
+import Dispatch
+import Observation
+import Synchronization
+import Testing
+
+extension MainQueueTests {
+  @Suite("UIProperty")
+  struct UIPropertyTests {
+    @Test("UIProperty starts with the property's current value")
+    func startsWithCurrentValue() async {
+      let source = MutableProperty(3)
+      let value = await MainActor.run { UIProperty(source).value }
+      #expect(value == 3)
+    }
+
+    @Test("a change made on the main queue applies at once")
+    func mainQueueChangeAppliesAtOnce() async {
+      let source = MutableProperty(0)
+      let value = await MainActor.run { () -> Int in
+        let mirror = UIProperty(source)
+        source.value = 1
+        return mirror.value
+      }
+      #expect(value == 1)
+    }
+
+    @Test("a change made on another thread applies later, on the main queue")
+    func backgroundChangeHops() async {
+      let source = MutableProperty(0)
+      let mirror = await MainActor.run { UIProperty(source) }
+      let valueRightAfter = await MainActor.run { () -> Int in
+        MainQueue.onBackgroundThread { source.value = 1 }
+        return mirror.value
+      }
+      await MainQueue.drain()
+      #expect(valueRightAfter == 0)
+      #expect(await mirror.value == 1)
+    }
+
+    @Test("withObservationTracking fires when the value changes, on the main queue")
+    func observationFiresOnMain() async {
+      let source = MutableProperty("a")
+      let log = EventLog()
+      let mirror = await MainActor.run { () -> UIProperty<String> in
+        let mirror = UIProperty(source)
+        withObservationTracking {
+          _ = mirror.value
+        } onChange: {
+          log.append("changed on main: \(MainQueue.isCurrent)")
+        }
+        return mirror
+      }
+      DispatchQueue.global().sync { source.value = "b" }
+      await MainQueue.drain()
+      #expect(log.values == ["changed on main: true"])
+      #expect(await mirror.value == "b")
+    }
+
+    @Test("setting the same value again is a change too (no deduplication)")
+    func noDeduplication() async {
+      let source = MutableProperty(7)
+      let log = EventLog()
+      await MainActor.run {
+        let mirror = UIProperty(source)
+        withObservationTracking {
+          _ = mirror.value
+        } onChange: {
+          log.append("changed")
+        }
+        source.value = 7
+      }
+      #expect(log.values == ["changed"])
+    }
+
+    @Test("a background value and a later main-queue value apply in order")
+    func ordered() async {
+      let source = MutableProperty(0)
+      let mirror = await MainActor.run { UIProperty(source) }
+      await MainActor.run {
+        MainQueue.onBackgroundThread { source.value = 1 }
+        source.value = 2
+      }
+      await MainQueue.drain()
+      #expect(await mirror.value == 2)
+    }
+
+    @Test("a dropped UIProperty is freed and cancels its subscription to the property")
+    func freed() async {
+      let source = ProbedSendableProperty(0)
+      let (isFreed, cancels) = await MainActor.run { () -> (Bool, Int) in
+        weak var weakMirror: UIProperty<Int>?
+        do {
+          let mirror = UIProperty(source)
+          weakMirror = mirror
+          source.source.value = 1
+          #expect(mirror.value == 1)
+        }
+        return (weakMirror == nil, source.cancels)
+      }
+      #expect(isFreed)
+      #expect(cancels == 1)
+    }
+
+    @Test("stress: with 8 threads setting the property, the mirror ends on its last value")
+    func stressEndsOnLastValue() async {
+      let source = MutableProperty(0)
+      let log = EventLog()
+      let mirror = await MainActor.run { () -> UIProperty<Int> in
+        let mirror = UIProperty(source)
+        withObservationTracking {
+          _ = mirror.value
+        } onChange: {
+          log.append("changed on main: \(MainQueue.isCurrent)")
+        }
+        return mirror
+      }
+      await concurrentIterations(8) { thread in
+        for index in 1...200 { source.value = thread * 1_000 + index }
+      }
+      await MainQueue.drain()
+      #expect(log.values == ["changed on main: true"])
+      let final = await mirror.value
+      #expect(final == source.value)
+    }
+  }
+}
