@@ -45,7 +45,7 @@ extension Registry {
           return env.ints().flatMap { [unowned env] _ in canary.pass(env.ints()) }
         },
         CaseBuilder(
-          "flatMap(maxPublishers: .max(1))", traits: [.timingDependent, .waitsOnInnerPublishers]
+          "flatMap(maxPublishers: .max(1))", traits: [.timingDependent, .waitsOnAnotherUpstream]
         ) { env in
           env.ints().flatMap(maxPublishers: .max(1)) { [unowned env] _ in env.ints() }
         },

@@ -50,12 +50,16 @@ struct CaseBuilder: Sendable {
 enum Registry {
   static let entries: [RegistryEntry] =
     sources + morePublishers + transforming + filtering + reducing + others + combining + time
-    + properties + lifetimes
+    + sharing + properties + lifetimes + cold + store
 
   /// Every generic case, for parameterized tests.
+  /// Set `CONFORMANCE_CASE` to a case's name (or part of it) to run only the matching cases.
   static let cases: [ConformanceCase] = entries.flatMap { entry -> [ConformanceCase] in
     if case .generic(let cases) = entry.coverage { return cases }
     return []
+  }.filter { testCase in
+    guard let only = ProcessInfo.processInfo.environment["CONFORMANCE_CASE"] else { return true }
+    return testCase.name.contains(only)
   }
 
   // MARK: Sources and subjects
@@ -585,7 +589,7 @@ enum Registry {
           env.retain(property)
           return property
         },
-      ]),
+      ] + propertyCompositions),
   ]
 }
 

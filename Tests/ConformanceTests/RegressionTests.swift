@@ -171,4 +171,21 @@ struct RegressionTests {
     [1, 2, 3].publisher.prefix(during: Lifetime.ended).subscribe(cancelling)
     #expect(cancelling.events.isEmpty && cancelling.violations.isEmpty)
   }
+
+  @Test(
+    "cancelling a multicast connection that holds the last reference to the subject does not deadlock"
+  )
+  func multicastConnectionReleasesSubjectOutsideItsLock() async {
+    let finished = await finishesInTime(.seconds(10)) {
+      let upstream = PassthroughSubject<Int, Never>()
+      var connectable: Publishers.MakeConnectable<PassthroughSubject<Int, Never>>? =
+        upstream.makeConnectable()
+      let connection = connectable?.connect()
+      connectable = nil
+      // The connection now holds the only reference to the subject, whose deinit cancels its
+      // upstream: the connection itself.
+      connection?.cancel()
+    }
+    #expect(finished)
+  }
 }

@@ -153,4 +153,31 @@ struct TailoredTests {
       }
     }
   }
+
+  @Test("AsyncSequencePublisher honours demand, finishes, and cancels its iteration on cancel")
+  func asyncSequencePublisherHonoursDemandAndCancel() async {
+    let finite = AsyncStream<Int> { continuation in
+      for value in 1...5 { continuation.yield(value) }
+      continuation.finish()
+    }
+    let recorder = finite.publisher.record(initialDemand: .max(2))
+    #expect(await recorder.values(count: 2) == [1, 2])
+    recorder.request(.unlimited)
+    #expect(await recorder.completion == .finished)
+    #expect(recorder.values == [1, 2, 3, 4, 5])
+    #expect(recorder.completionCount == 1)
+
+    // Cancel reaches the iteration: the sequence is told it terminated.
+    let (terminated, signal) = AsyncStream<Void>.makeStream()
+    let endless = AsyncStream<Int> { continuation in
+      continuation.onTermination = { _ in signal.yield() }
+      continuation.yield(1)
+    }
+    let cancelled = endless.publisher.record()
+    #expect(await cancelled.values(count: 1) == [1])
+    cancelled.cancel()
+    var iterator = terminated.makeAsyncIterator()
+    #expect(await iterator.next() != nil)
+    #expect(cancelled.values == [1] && cancelled.receivedCompletion == nil)
+  }
 }

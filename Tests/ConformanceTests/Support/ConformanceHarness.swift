@@ -22,10 +22,20 @@ struct CaseTraits: OptionSet, Sendable {
   /// interleave, a hot multicast that drops values sent without demand): the re-entrancy
   /// comparison of what arrived does not apply (the rules do).
   static let timingDependent = CaseTraits(rawValue: 1 << 3)
-  /// May wait for a live inner publisher before asking its outer upstream for more
-  /// (`flatMap(maxPublishers:)`): an upstream with values but no demand is not a stall while
-  /// another, exhausted but open, is live.
-  static let waitsOnInnerPublishers = CaseTraits(rawValue: 1 << 4)
+  /// May wait for one upstream before asking another for more (`flatMap(maxPublishers:)`
+  /// waits for a live inner publisher, `zip` and `combineLatest` for the upstream that has not
+  /// produced): an upstream with values but no demand is not a stall while another, exhausted
+  /// but open, is live.
+  static let waitsOnAnotherUpstream = CaseTraits(rawValue: 1 << 4)
+  /// User code that keeps a promise legitimately keeps the subscription object behind it alive
+  /// after the end (a `DeferredFuture` whose promise was never called): that object is left
+  /// out of the release check (the subscriber and captured objects are not).
+  static let promiseKeepsSubscription = CaseTraits(rawValue: 1 << 5)
+  /// Passes the downstream's demand through to every upstream, so that an upstream's value
+  /// that makes no output spends the demand it was given (`combineLatest`: Combine documents
+  /// that it drops values under limited demand). An upstream left with values and no demand
+  /// is not a stall; a publisher whose upstreams all ended must still complete.
+  static let spendsDemandWithoutOutput = CaseTraits(rawValue: 1 << 6)
 }
 
 /// Where a case's publisher gets its upstreams: it creates scripted sources (which the
@@ -126,6 +136,15 @@ final class ConformanceEnvironment {
     return clock
   }
 
+  /// A `MutableProperty` driven by the harness, as a read-only `Property`.
+  func drivenProperty() -> Property<Int> {
+    let property = MutableProperty(-1)
+    drive(
+      "MutableProperty", keepAlive: property, canFail: false, send: { property.value = $0 },
+      complete: nil)
+    return Property(property)
+  }
+
   /// A `PassthroughSubject` driven by the harness.
   func drivenPassthroughSubject() -> PassthroughSubject<Int, ConformanceError> {
     let subject = PassthroughSubject<Int, ConformanceError>()
@@ -199,7 +218,10 @@ enum Harness {
       // subscribed upstream with.
       let upstreams =
         traits.contains(.keepsUpstream) ? [] : environment.sources.flatMap(\.leakWatch)
-      let everything = watch + environment.canaries + upstreams
+      let subscriptions =
+        traits.contains(.promiseKeepsSubscription)
+        ? watch.filter { !$0.label.hasPrefix("the subscription ") } : watch
+      let everything = subscriptions + environment.canaries + upstreams
       for reference in everything where reference.isAlive {
         outcome.violations.append("still alive after the pipeline ended: \(reference.label)")
       }
@@ -333,8 +355,9 @@ enum Harness {
         source.seesDemand && source.isLive && !source.isExhausted
       }
       let waitsOnInner =
-        traits.contains(.waitsOnInnerPublishers)
-        && environment.sources.contains { $0.isLive && $0.isExhausted }
+        traits.contains(.spendsDemandWithoutOutput)
+        || (traits.contains(.waitsOnAnotherUpstream)
+          && environment.sources.contains { $0.isLive && $0.isExhausted })
       if !stalled.isEmpty, !waitsOnInner {
         violations.append(
           "stalled: the subscriber has outstanding demand (\(probe.outstanding.short)) but "
