@@ -163,7 +163,7 @@ extension Registry {
         CaseBuilder("DeferredFuture.fail") { _ in
           DeferredFuture<Int, ConformanceError>.fail(ConformanceError(9))
         },
-      ]),
+      ] + deferredFutureOperators),
     .generic(
       "AnyDeferredFuture",
       [
@@ -227,7 +227,7 @@ extension Registry {
           Effect.merge(Effect(env.ints()), Effect(env.ints()))
         },
         CaseBuilder("Effect.cancellable(id:)") { env in
-          Effect(env.ints()).cancellable(id: ObjectIdentifier(env))
+          Effect(env.ints()).cancellable(id: EffectID.next())
         },
         CaseBuilder("Effect.concatenate") { env in
           Effect.concatenate(Effect(env.ints()), Effect(env.ints()))
@@ -245,7 +245,7 @@ extension Registry {
             return AnyCancellable { _ = canary }
           }
         },
-      ]),
+      ] + effectOperators),
     .generic(
       "Publishers.HandleCleanup",
       [
@@ -265,17 +265,28 @@ extension CaseTraits {
 
 /// Holds a promise that a deferred future hands over when it is subscribed, so that a driven
 /// source can fulfil it.
+/// A result that arrives before the promise (the future is subscribed later, as the inner
+/// future of `flatMap` or the replacement of `catch` are) is kept and given to every promise
+/// stored afterwards (as when `retry` subscribes again).
 final class PromiseBox<Output, Failure: Error>: @unchecked Sendable {
-  // @unchecked Sendable: `promise` is guarded by `lock`.
+  // @unchecked Sendable: `promise` and `result` are guarded by `lock`.
   private let lock = NSLockBox()
   private var promise: (@Sendable (Result<Output, Failure>) -> Void)?
+  private var result: Result<Output, Failure>?
 
   func store(_ promise: @escaping @Sendable (Result<Output, Failure>) -> Void) {
-    lock.withLock { self.promise = promise }
+    let result = lock.withLock { () -> Result<Output, Failure>? in
+      self.promise = promise
+      return self.result
+    }
+    if let result { promise(result) }
   }
 
   func fulfil(_ result: Result<Output, Failure>) {
-    lock.withLock { promise }?(result)
+    lock.withLock { () -> (@Sendable (Result<Output, Failure>) -> Void)? in
+      self.result = result
+      return promise
+    }?(result)
   }
 }
 

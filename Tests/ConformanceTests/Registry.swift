@@ -110,7 +110,7 @@ enum Registry {
           env.ints().eraseToAnyPublisher()
         },
         CaseBuilder("Just.eraseToAnyPublisher") { _ in Just(1).eraseToAnyPublisher() },
-      ]),
+      ] + moduleAnyPublishers),
     .generic(
       "PassthroughSubject",
       [CaseBuilder("PassthroughSubject") { env in env.drivenPassthroughSubject() }]),
@@ -589,7 +589,7 @@ enum Registry {
           env.retain(property)
           return property
         },
-      ] + propertyCompositions),
+      ] + propertyCompositions + moduleProperties),
   ]
 }
 

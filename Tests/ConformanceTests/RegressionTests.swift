@@ -1,5 +1,7 @@
 import CombineEx
+import CombineExStore
 import CombineExTesting
+import Foundation
 import Testing
 
 /// One test per bug the conformance suite found, so that each stays fixed even if the generic
@@ -187,5 +189,49 @@ struct RegressionTests {
       connection?.cancel()
     }
     #expect(finished)
+  }
+
+  @Test("DeferredFuture sends no completion to a subscriber that cancels while receiving its value")
+  func deferredFutureCancelInsideReceive() {
+    let probe = cancellingAtFirstValue(Int.self, Never.self)
+    DeferredFuture<Int, Never> { $0(.success(1)) }.subscribe(probe)
+    #expect(probe.events == ["v:1"])
+    #expect(probe.violations.isEmpty)
+  }
+
+  @Test(
+    "zip and combineLatest of deferred futures send no completion after a cancel inside receive"
+  )
+  func deferredFuturePairCancelInsideReceive() {
+    let zipped = cancellingAtFirstValue((Int, Int).self, Never.self)
+    let combined = cancellingAtFirstValue((Int, Int).self, Never.self)
+    let first = DeferredFuture<Int, Never> { $0(.success(1)) }
+    let second = DeferredFuture<Int, Never> { $0(.success(2)) }
+    first.zip(second).subscribe(zipped)
+    first.combineLatest(second).subscribe(combined)
+    for probe in [zipped, combined] {
+      #expect(probe.events.count == 1 && probe.events.allSatisfy { $0.hasPrefix("v:") })
+      #expect(probe.violations.isEmpty)
+    }
+  }
+
+  @Test("Effect.throttle publishes one value per window, even when one effect sends several")
+  func effectThrottleOnePerWindow() {
+    let scheduler = DispatchQueue.test
+    let subject = PassthroughSubject<Int, Never>()
+    var received: [Int] = []
+    let cancellable = Effect(subject)
+      .throttle(id: EffectID.next(), for: .seconds(1), scheduler: scheduler, latest: true)
+      .sink { received.append($0) }
+    subject.send(1)
+    subject.send(2)
+    subject.send(3)
+    scheduler.advance(by: .seconds(1))
+    #expect(received == [1, 3])
+    subject.send(4)
+    subject.send(5)
+    scheduler.advance(by: .seconds(1))
+    #expect(received == [1, 3, 5])
+    cancellable.cancel()
   }
 }
