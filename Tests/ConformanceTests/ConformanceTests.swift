@@ -1,4 +1,5 @@
 import CombineEx
+import Foundation
 import Testing
 
 /// The rules of ARCHITECTURE.md section 1, checked for every registered publisher by the
@@ -51,15 +52,23 @@ enum ConformanceChecks {
     await runGuarded(name: testCase.name, checks)
   }
 
+  /// The slots for checks running at once.
+  static let checkSlots = CheckSlots(max(1, ProcessInfo.processInfo.activeProcessorCount))
+
   /// Runs `checks` on a thread of its own and reports a deadlock if it does not finish in time.
   static func runGuarded(
     name: String, _ checks: @escaping @Sendable () -> [String]
   ) async -> [String] {
     let result = ProblemList()
+    // At most one check per core runs at a time: hundreds of parameterized cases each on a
+    // thread of its own would starve the rest of the suite (tasks waiting for a thread of the
+    // cooperative pool) on a small machine. The watchdog starts once the check has its slot.
+    await checkSlots.acquire()
     let finished = await finishesInTime(.seconds(60)) {
       let problems = checks()
       result.set(problems)
     }
+    await checkSlots.release()
     if !finished {
       return ["deadlock: the checks of \(name) did not finish within 60 seconds"]
     }
@@ -218,4 +227,29 @@ final class ProblemList: @unchecked Sendable {
   var problems: [String] { lock.withLock { stored } }
 
   func set(_ problems: [String]) { lock.withLock { stored = problems } }
+}
+
+/// A counting semaphore for tasks: `acquire()` waits, without holding a thread, until a slot is
+/// free.
+actor CheckSlots {
+  private var free: Int
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+
+  init(_ count: Int) { free = count }
+
+  func acquire() async {
+    if free > 0 {
+      free -= 1
+      return
+    }
+    await withCheckedContinuation { waiting.append($0) }
+  }
+
+  func release() {
+    if waiting.isEmpty {
+      free += 1
+    } else {
+      waiting.removeFirst().resume()
+    }
+  }
 }
