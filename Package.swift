@@ -35,6 +35,8 @@ let package = Package(
       name: "CombineExStoreTests", dependencies: ["CombineExStore", "CombineExTesting"]),
     .testTarget(name: "CombineExTestingTests", dependencies: ["CombineExTesting"]),
     .testTarget(
+      name: "ConformanceTests", dependencies: ["CombineEx", "CombineExStore", "CombineExTesting"]),
+    .testTarget(
       name: "DocsTests", dependencies: ["CombineEx", "CombineExStore", "CombineExTesting"],
       plugins: ["DocSnippets"]),
   ],

@@ -50,8 +50,10 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let inner = PrefixDuringSubscription(downstream: subscriber)
-      upstream.receive(subscriber: inner)
+      // The lifetime first: if it already ended, the subscriber finishes at once and the
+      // upstream's subscription is cancelled as it arrives, before it can deliver anything.
       inner.observe(lifetime)
+      upstream.receive(subscriber: inner)
     }
   }
 }
@@ -167,8 +169,12 @@ private final class PrefixDuringSubscription<Downstream: Subscriber>: Subscriber
       }
     }
     upstream?.cancel()
-    if wasWaiting { downstream?.receive(subscription: Subscriptions.empty) }
-    downstream?.receive(completion: .finished)
+    guard let downstream else { return }
+    if wasWaiting {
+      completeAtOnce(downstream, with: .finished)
+    } else {
+      downstream.receive(completion: .finished)
+    }
   }
 
   func request(_ demand: Subscribers.Demand) {

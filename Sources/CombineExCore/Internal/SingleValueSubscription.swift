@@ -24,6 +24,9 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
     case waiting
     /// Delivered or cancelled.
     case done
+    /// Delivering the value: a cancel now (from inside `receive(_:)`, or from another thread)
+    /// only moves to `done`, which keeps the completion from being sent.
+    case delivering
   }
 
   @usableFromInline
@@ -54,7 +57,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
       ordering: .acquiringAndReleasing)
     if exchanged { return }
     if original == Phase.startingWithDemand.rawValue {
-      phase.store(Phase.done.rawValue, ordering: .releasing)
+      phase.store(Phase.delivering.rawValue, ordering: .releasing)
       deliver()
     } else {
       cleanUp()
@@ -69,13 +72,13 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
       let next: Phase
       switch Phase(rawValue: current) {
       case .starting: next = .startingWithDemand
-      case .waiting: next = .done
+      case .waiting: next = .delivering
       default: return
       }
       let (exchanged, original) = phase.compareExchange(
         expected: current, desired: next.rawValue, ordering: .acquiringAndReleasing)
       if exchanged {
-        if next == .done { deliver() }
+        if next == .delivering { deliver() }
         return
       }
       current = original
@@ -85,10 +88,13 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
   @inlinable
   func cancel() {
     let previous = phase.exchange(Phase.done.rawValue, ordering: .acquiringAndReleasing)
-    // While starting, the starter owns the fields and cleans up in `start()`.
+    // While starting, the starter owns the fields and cleans up in `start()`; while
+    // delivering, `deliver()` does, and sees the cancel before sending the completion.
     if previous == Phase.waiting.rawValue { cleanUp() }
   }
 
+  /// Sends the value, then `.finished` unless the subscriber cancelled meanwhile (rule 2:
+  /// nothing after cancel, even a cancel made from inside `receive(_:)`).
   @inlinable
   func deliver() {
     let downstream = self.downstream
@@ -96,7 +102,10 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
     cleanUp()
     guard let downstream, let value else { return }
     _ = downstream.receive(value)
-    downstream.receive(completion: .finished)
+    let previous = phase.exchange(Phase.done.rawValue, ordering: .acquiringAndReleasing)
+    if previous == Phase.delivering.rawValue {
+      downstream.receive(completion: .finished)
+    }
   }
 
   @inlinable

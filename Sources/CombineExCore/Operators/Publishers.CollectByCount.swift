@@ -60,7 +60,7 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 /// The subscription of `collect(_:)`: it buffers elements, publishes every full buffer, and
 /// multiplies the downstream's demand (counted in arrays) by `count` on its way upstream.
-// @unchecked Sendable: `status`, `downstream` and `buffer` are guarded by `lock`.
+// @unchecked Sendable: `status`, `downstream`, `buffer` and `cancelled` are guarded by `lock`.
 final class CollectByCountSubscription<Downstream: Subscriber, Element>: Subscriber,
   Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == [Element] {
@@ -72,6 +72,8 @@ where Downstream.Input == [Element] {
   private var downstream: Downstream?
   private var buffer: [Element] = []
   private let count: Int
+  /// Whether the downstream cancelled (checked after the last, partial array is delivered).
+  private var cancelled = false
 
   init(count: Int, downstream: Downstream) {
     self.count = count
@@ -121,6 +123,8 @@ where Downstream.Input == [Element] {
     // Like Combine: the partial buffer is published on `.finished` and dropped on failure.
     if case .finished = completion, !ending.rest.isEmpty {
       _ = ending.downstream.receive(ending.rest)
+      // A cancel from inside `receive(_:)` keeps the completion from being sent.
+      if lock.withLock({ cancelled }) { return }
     }
     ending.downstream.receive(completion: completion)
   }
@@ -137,6 +141,7 @@ where Downstream.Input == [Element] {
 
   func cancel() {
     let upstream = lock.withLock { () -> (any Subscription)? in
+      cancelled = true
       guard case .subscribed(let upstream) = status else { return nil }
       status = .terminated
       downstream = nil

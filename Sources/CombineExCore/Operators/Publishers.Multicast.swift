@@ -283,16 +283,19 @@ where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Ou
   }
 
   func cancel() {
-    let (upstream, onEnd) = lock.withLock { () -> ((any Subscription)?, OnEnd?) in
-      defer {
-        status = .terminated
-        subject = nil
-        self.onEnd = nil
-      }
-      guard case .subscribed(let upstream) = status else { return (nil, self.onEnd) }
-      return (upstream, self.onEnd)
+    // The subject is taken out and released after the lock: this may be its last reference,
+    // and a subject's deinit cancels its upstream, which is this connection.
+    let taken = lock.withLock {
+      () -> (upstream: (any Subscription)?, onEnd: OnEnd?, subject: SubjectType?) in
+      var upstream: (any Subscription)?
+      if case .subscribed(let subscription) = status { upstream = subscription }
+      let taken = (upstream: upstream, onEnd: onEnd, subject: subject)
+      status = .terminated
+      subject = nil
+      onEnd = nil
+      return taken
     }
-    onEnd?(self, false)
-    upstream?.cancel()
+    taken.onEnd?(self, false)
+    taken.upstream?.cancel()
   }
 }

@@ -94,6 +94,8 @@ final class ReplaceEmptyOperator<Downstream: Subscriber>: Subscriber, Subscripti
   private let lock = Lock()
   private var state = State.awaitingSubscription
   private var downstream: Downstream?
+  /// Whether the downstream cancelled (checked after the replacement is delivered).
+  private var cancelled = false
   /// Whether the downstream has requested anything. While no value has arrived, any request
   /// is still outstanding, so it covers the replacement.
   private var hasDemand = false
@@ -186,6 +188,8 @@ final class ReplaceEmptyOperator<Downstream: Subscriber>: Subscriber, Subscripti
       upstream.request(demand)
     case .replace(let downstream):
       _ = downstream.receive(output)
+      // A cancel from inside `receive(_:)` keeps the completion from being sent.
+      if lock.withLock({ cancelled }) { return }
       downstream.receive(completion: .finished)
     }
   }
@@ -195,6 +199,7 @@ final class ReplaceEmptyOperator<Downstream: Subscriber>: Subscriber, Subscripti
       defer {
         state = .terminated
         downstream = nil
+        cancelled = true
       }
       guard case .subscribed(let upstream) = state else { return nil }
       return upstream

@@ -94,6 +94,8 @@ where Downstream.Failure == Never {
   private let lock = Lock()
   private var state = State.awaitingSubscription
   private var downstream: Downstream?
+  /// Whether the downstream cancelled (checked after the replacement is delivered).
+  private var cancelled = false
   /// Demand the downstream has requested and not yet received.
   private var outstanding = Subscribers.Demand.none
   private let output: Downstream.Input
@@ -185,6 +187,8 @@ where Downstream.Failure == Never {
       upstream.request(demand)
     case .replace(let downstream):
       _ = downstream.receive(output)
+      // A cancel from inside `receive(_:)` keeps the completion from being sent.
+      if lock.withLock({ cancelled }) { return }
       downstream.receive(completion: .finished)
     }
   }
@@ -194,6 +198,7 @@ where Downstream.Failure == Never {
       defer {
         state = .terminated
         downstream = nil
+        cancelled = true
       }
       guard case .subscribed(let upstream) = state else { return nil }
       return upstream

@@ -31,13 +31,14 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
     self.init(completeImmediately: completeImmediately)
   }
 
-  /// Attaches the subscriber, which receives `Subscriptions.empty` and, if
-  /// `completeImmediately`, `.finished`.
+  /// Attaches the subscriber, which receives a subscription and, if `completeImmediately`,
+  /// `.finished` (unless it cancelled from inside `receive(subscription:)`).
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    subscriber.receive(subscription: Subscriptions.empty)
     if completeImmediately {
-      subscriber.receive(completion: .finished)
+      completeAtOnce(subscriber, with: .finished)
+    } else {
+      subscriber.receive(subscription: Subscriptions.empty)
     }
   }
 

@@ -24,11 +24,11 @@ public struct Fail<Output, Failure: Error>: Publisher {
     error = failure
   }
 
-  /// Attaches the subscriber, which receives `Subscriptions.empty` and the failure.
+  /// Attaches the subscriber, which receives a subscription and the failure (unless it
+  /// cancelled from inside `receive(subscription:)`).
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    subscriber.receive(subscription: Subscriptions.empty)
-    subscriber.receive(completion: .failure(error))
+    completeAtOnce(subscriber, with: .failure(error))
   }
 }
 

@@ -108,6 +108,9 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureWaiter<
     case starting
     /// Subscribed: deliver as soon as the result (and, for a value, demand) is there.
     case live
+    /// Sending the value: a cancel now only moves to `done`, which keeps `.finished` from
+    /// being sent after it (rule 2, even for a cancel made inside `receive(_:)`).
+    case delivering
     /// Delivered or cancelled.
     case done
   }
@@ -128,7 +131,7 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureWaiter<
 
   override func fulfill(_ result: Result<Output, Failure>) {
     let delivery = lock.withLock { () -> (Downstream, Result<Output, Failure>)? in
-      guard phase != .done, self.result == nil else { return nil }
+      guard phase == .starting || phase == .live, self.result == nil else { return nil }
       self.result = result
       return takeDeliveryIfReady()
     }
@@ -159,6 +162,11 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureWaiter<
     let (future, released) = lock.withLock {
       () -> (Future<Output, Failure>?, Downstream?) in
       guard phase != .done else { return (nil, nil) }
+      if phase == .delivering {
+        // The delivering thread owns the rest; it sees `done` and sends no completion.
+        phase = .done
+        return (nil, nil)
+      }
       phase = .done
       result = nil
       defer { downstream = nil }
@@ -173,7 +181,7 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureWaiter<
   private func takeDeliveryIfReady() -> (Downstream, Result<Output, Failure>)? {
     guard phase == .live, let result, let downstream else { return nil }
     if case .success = result, !hasDemand { return nil }
-    phase = .done
+    phase = .delivering
     self.result = nil
     self.downstream = nil
     return (downstream, result)
@@ -184,8 +192,13 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureWaiter<
     switch result {
     case .success(let value):
       _ = downstream.receive(value)
-      downstream.receive(completion: .finished)
+      let finish = lock.withLock { () -> Bool in
+        defer { phase = .done }
+        return phase == .delivering
+      }
+      if finish { downstream.receive(completion: .finished) }
     case .failure(let error):
+      lock.withLock { phase = .done }
       downstream.receive(completion: .failure(error))
     }
   }

@@ -51,8 +51,7 @@ extension Optional {
         subscriber.receive(subscription: subscription)
         subscription.start()
       } else {
-        subscriber.receive(subscription: Subscriptions.empty)
-        subscriber.receive(completion: .finished)
+        completeAtOnce(subscriber, with: .finished)
       }
     }
   }

@@ -44,8 +44,7 @@ extension Publishers {
         // (see DrainState).
         subscription.produce()
       } else {
-        subscriber.receive(subscription: Subscriptions.empty)
-        subscriber.receive(completion: .finished)
+        completeAtOnce(subscriber, with: .finished)
       }
     }
   }

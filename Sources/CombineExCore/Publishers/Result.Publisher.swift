@@ -60,8 +60,7 @@ extension Result {
         subscriber.receive(subscription: subscription)
         subscription.start()
       case .failure(let failure):
-        subscriber.receive(subscription: Subscriptions.empty)
-        subscriber.receive(completion: .failure(failure))
+        completeAtOnce(subscriber, with: .failure(failure))
       }
     }
   }

@@ -4,8 +4,11 @@ public enum Subscriptions {}
 extension Subscriptions {
   /// Returns the "empty" subscription: a subscription that ignores requests and cancellation.
   ///
-  /// Publishers that complete at once (like ``Empty`` or ``Fail``) send it before their
-  /// completion, because every subscriber must receive a subscription first.
+  /// Use it for a subscriber that must receive a subscription but will never receive anything
+  /// else (``Empty`` with `completeImmediately: false` sends it). Publishers of the core that
+  /// complete at once (``Empty``, ``Fail``) send a subscription of their own instead, which
+  /// remembers a cancel made from inside `receive(subscription:)`, so that they send no
+  /// completion after it.
   public static var empty: any Subscription { EmptySubscription.shared }
 }
 

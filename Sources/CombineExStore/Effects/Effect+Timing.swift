@@ -66,20 +66,21 @@ extension Effect {
     let throttled = upstream.flatMap { value -> AnyPublisher<Output, Failure> in
       let now = scheduler.now
       let decision = registry.withThrottleState(for: key) {
-        state -> (value: Output, wait: S.SchedulerTimeType.Stride?) in
+        state -> (value: Output, wait: S.SchedulerTimeType.Stride?, generation: Int) in
         guard let last = state.lastPublished as? S.SchedulerTimeType else {
           state.lastPublished = now
           state.pending = nil
-          return (value, nil)
+          return (value, nil, state.generation)
         }
         let chosen = latest ? value : (state.pending as? Output ?? value)
         if last.distance(to: now) >= interval {
           state.lastPublished = now
           state.pending = nil
-          return (chosen, nil)
+          return (chosen, nil, state.generation)
         }
         state.pending = chosen
-        return (chosen, now.distance(to: last.advanced(by: interval)))
+        state.generation += 1
+        return (chosen, now.distance(to: last.advanced(by: interval)), state.generation)
       }
       guard let wait = decision.wait else {
         return Just(decision.value).setFailureType(to: Failure.self).eraseToAnyPublisher()
@@ -87,12 +88,15 @@ extension Effect {
       return Just(decision.value)
         .setFailureType(to: Failure.self)
         .delay(for: wait, scheduler: scheduler)
-        .handleEvents(receiveOutput: { _ in
+        .filter { _ in
+          // A value that arrived later in the same window supersedes this one.
           registry.withThrottleState(for: key) { state in
+            guard state.generation == decision.generation else { return false }
             state.lastPublished = scheduler.now
             state.pending = nil
+            return true
           }
-        })
+        }
         .eraseToAnyPublisher()
     }
     return Effect(throttled).cancellable(id: id, cancelInFlight: true).withToken(token)

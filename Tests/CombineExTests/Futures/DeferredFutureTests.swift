@@ -113,15 +113,19 @@ struct DeferredFutureTests {
       let work = ManualWork<Int, Never>()
       let recorder = work.future.record(initialDemand: .none)
       let promise = work.promise()
+      let cancels = Bool.random()
       await concurrentIterations(3) { thread in
         switch thread {
         case 0: promise(.success(1))
         case 1: recorder.request(.max(1))
-        default: if Bool.random() { recorder.cancel() }
+        default: if cancels { recorder.cancel() }
         }
       }
       #expect(recorder.values.count <= 1)
-      #expect(recorder.completionCount == recorder.values.count)
+      // A value comes with its completion, unless a cancel raced it: nothing follows a cancel,
+      // not even the `.finished` after a value already on its way.
+      #expect(recorder.completionCount <= recorder.values.count)
+      if !cancels { #expect(recorder.completionCount == recorder.values.count) }
     }
   }
 

@@ -43,6 +43,9 @@ where Downstream.Input == (First, Second) {
   private var downstream: Downstream?
   /// Delivered, failed or cancelled: nothing more happens.
   private var isDone = false
+  /// Whether the subscriber cancelled, even after the pair was taken for delivery: a cancel
+  /// from inside `receive(_:)` keeps `.finished` from being sent.
+  private var cancelled = false
 
   init(downstream: Downstream) {
     self.downstream = downstream
@@ -144,6 +147,7 @@ where Downstream.Input == (First, Second) {
   func cancel() {
     let (downstream, first, second) = lock.withLock {
       () -> (Downstream?, (any Subscription)?, (any Subscription)?) in
+      cancelled = true
       guard !isDone else { return (nil, nil, nil) }
       defer { end() }
       return (self.downstream, firstSubscription, secondSubscription)
@@ -176,6 +180,7 @@ where Downstream.Input == (First, Second) {
   private func deliver(_ delivery: (Downstream, (First, Second))?) {
     guard let (downstream, pair) = delivery else { return }
     _ = downstream.receive(pair)
+    if lock.withLock({ cancelled }) { return }
     downstream.receive(completion: .finished)
   }
 }

@@ -40,6 +40,9 @@ private final class FutureWorkSubscription<Downstream: Subscriber>: FutureResult
     case starting
     /// Started: deliver as soon as the result (and, for a value, demand) is there.
     case live
+    /// Sending the value: a cancel now only moves to `done`, which keeps `.finished` from
+    /// being sent after it (rule 2, even for a cancel made inside `receive(_:)`).
+    case delivering
     /// Delivered or cancelled.
     case done
   }
@@ -81,7 +84,7 @@ private final class FutureWorkSubscription<Downstream: Subscriber>: FutureResult
   /// The promise: keeps the first result and delivers it when possible.
   override func fulfill(_ result: Result<Output, Failure>) {
     let delivery = lock.withLock { () -> (Downstream, Result<Output, Failure>)? in
-      guard phase != .done, self.result == nil else { return nil }
+      guard phase == .starting || phase == .live, self.result == nil else { return nil }
       self.result = result
       return takeDeliveryIfReady()
     }
@@ -102,6 +105,11 @@ private final class FutureWorkSubscription<Downstream: Subscriber>: FutureResult
     let (released, cancelWork) = lock.withLock {
       () -> (Downstream?, (@Sendable () -> Void)?) in
       guard phase != .done else { return (nil, nil) }
+      if phase == .delivering {
+        // The delivering thread owns the rest; it sees `done` and sends no completion.
+        phase = .done
+        return (nil, nil)
+      }
       phase = .done
       result = nil
       defer {
@@ -119,7 +127,7 @@ private final class FutureWorkSubscription<Downstream: Subscriber>: FutureResult
   private func takeDeliveryIfReady() -> (Downstream, Result<Output, Failure>)? {
     guard phase == .live, let result, let downstream else { return nil }
     if case .success = result, !hasDemand { return nil }
-    phase = .done
+    phase = .delivering
     self.result = nil
     self.downstream = nil
     cancelWork = nil
@@ -131,8 +139,13 @@ private final class FutureWorkSubscription<Downstream: Subscriber>: FutureResult
     switch result {
     case .success(let value):
       _ = downstream.receive(value)
-      downstream.receive(completion: .finished)
+      let finish = lock.withLock { () -> Bool in
+        defer { phase = .done }
+        return phase == .delivering
+      }
+      if finish { downstream.receive(completion: .finished) }
     case .failure(let error):
+      lock.withLock { phase = .done }
       downstream.receive(completion: .failure(error))
     }
   }

@@ -49,8 +49,8 @@ extension ElementLogic where UpstreamFailure == Failure {
 /// - ending early (finish or failure) cancels the upstream first;
 /// - a cancel releases the downstream and the upstream subscription;
 /// - no lock is held while calling the logic, the downstream or the upstream.
-// @unchecked Sendable: `status` and `downstream` are guarded by `lock`; `logic` is touched only
-// by upstream events, which are serial.
+// @unchecked Sendable: `status`, `downstream` and `cancelledByDownstream` are guarded by `lock`;
+// `logic` is touched only by upstream events, which are serial.
 @usableFromInline
 final class ElementOperator<Logic: ElementLogic, Downstream: Subscriber>: Subscriber,
   Subscription, CustomStringConvertible, @unchecked Sendable
@@ -66,6 +66,10 @@ where
   private var status = OperatorStatus.awaitingSubscription
   private var downstream: Downstream?
   private var logic: Logic
+  /// Whether the downstream cancelled, even after the operator ended: checked after the last
+  /// value of `.emitAndFinish`, so that a cancel from inside `receive(_:)` keeps the
+  /// completion from being sent.
+  private var cancelledByDownstream = false
 
   @usableFromInline
   init(logic: Logic, downstream: Downstream) {
@@ -103,8 +107,19 @@ where
     case .skip:
       return .max(1)
     case .emitAndFinish(let output):
-      _ = downstream.receive(output)
-      end(with: .finished)
+      // The operator is done once this value is out: it lets go of the upstream first, so
+      // that a request the downstream makes from inside `receive(_:)` cannot reach the
+      // upstream and bring back its own completion (or more values) in place of `.finished`.
+      let (upstream, last) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+        guard case .subscribed(let upstream) = status else { return (nil, nil) }
+        status = .terminated
+        defer { self.downstream = nil }
+        return (upstream, self.downstream)
+      }
+      upstream?.cancel()
+      guard let last else { return .none }
+      _ = last.receive(output)
+      if !lock.withLock({ cancelledByDownstream }) { last.receive(completion: .finished) }
       return .none
     case .finish:
       end(with: .finished)
@@ -152,6 +167,7 @@ where
   @usableFromInline
   func cancel() {
     let upstream = lock.withLock { () -> (any Subscription)? in
+      cancelledByDownstream = true
       guard case .subscribed(let upstream) = status else { return nil }
       status = .terminated
       downstream = nil

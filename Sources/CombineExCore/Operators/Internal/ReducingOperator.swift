@@ -44,8 +44,8 @@ extension ReducingLogic where UpstreamFailure == Failure {
 /// ``ReducingLogic``, and when the upstream finishes (or the logic decides early) publishes the
 /// result as soon as the downstream has demand, followed by `.finished`. A failure is passed on
 /// at once. Like ``ElementOperator``, it never holds its lock while calling out.
-// @unchecked Sendable: `status`, `downstream`, `hasDemand` and `pending` are guarded by `lock`;
-// `logic` is touched only by upstream events, which are serial.
+// @unchecked Sendable: `status`, `downstream`, `hasDemand`, `pending` and `cancelled` are guarded
+// by `lock`; `logic` is touched only by upstream events, which are serial.
 @usableFromInline
 final class ReducingOperator<Logic: ReducingLogic, Downstream: Subscriber>: Subscriber,
   Subscription, CustomStringConvertible, @unchecked Sendable
@@ -65,6 +65,9 @@ where
   private var hasDemand = false
   /// The result, computed but waiting for the downstream's demand.
   private var pending: Logic.Output?
+  /// Whether the downstream cancelled: checked after the result is delivered, because a
+  /// cancel from inside `receive(_:)` must keep the completion from being sent.
+  private var cancelled = false
 
   @usableFromInline
   init(logic: Logic, downstream: Downstream) {
@@ -152,7 +155,15 @@ where
       return self.downstream
     }
     guard let downstream else { return }
-    if let result { _ = downstream.receive(result) }
+    deliver(result, to: downstream)
+  }
+
+  /// Sends the result (if any), then `.finished` unless the downstream cancelled meanwhile.
+  private func deliver(_ result: Logic.Output?, to downstream: Downstream) {
+    if let result {
+      _ = downstream.receive(result)
+      if lock.withLock({ cancelled }) { return }
+    }
     downstream.receive(completion: .finished)
   }
 
@@ -169,8 +180,7 @@ where
       return (pending, self.downstream)
     }
     guard let result, let downstream else { return }
-    _ = downstream.receive(result)
-    downstream.receive(completion: .finished)
+    deliver(result, to: downstream)
   }
 
   @usableFromInline
@@ -180,6 +190,7 @@ where
         status = .terminated
         downstream = nil
         pending = nil
+        cancelled = true
       }
       guard case .subscribed(let upstream) = status else { return nil }
       return upstream

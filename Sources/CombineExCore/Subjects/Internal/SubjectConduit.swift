@@ -50,8 +50,8 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
 
   // MARK: Called by the token holder (overridden; cold paths)
 
-  /// Hands the subscriber `Subscriptions.empty` and the completion, for a subscriber that
-  /// arrives after the subject completed.
+  /// Hands the subscriber a subscription and the completion (unless it cancels from inside
+  /// `receive(subscription:)`), for a subscriber that arrives after the subject completed.
   @usableFromInline
   func startCompleted(_ completion: Subscribers.Completion<Failure>) {}
 
@@ -177,8 +177,7 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<
   @usableFromInline
   override func startCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
     _ = terminate()
-    downstream.receive(subscription: Subscriptions.empty)
-    downstream.receive(completion: completion)
+    completeAtOnce(downstream, with: completion)
   }
 
   @usableFromInline
@@ -216,8 +215,7 @@ final class RetainingSubjectConduitTo<Downstream: Subscriber>: SubjectConduit<
     _ = terminate()
     let downstream = self.downstream
     self.downstream = nil
-    downstream?.receive(subscription: Subscriptions.empty)
-    downstream?.receive(completion: completion)
+    if let downstream { completeAtOnce(downstream, with: completion) }
   }
 
   @usableFromInline

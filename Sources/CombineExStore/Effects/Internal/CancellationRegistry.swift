@@ -60,4 +60,7 @@ final class CancellationRegistry: @unchecked Sendable {
 struct ThrottleState {
   var lastPublished: Any?
   var pending: Any?
+  /// Counts the values that had to wait: only the newest waiting one is published at the end
+  /// of the window (it carries the value chosen for the window), the others are dropped.
+  var generation = 0
 }
