@@ -91,16 +91,26 @@ struct EffectMiddlewareTests {
 
   @Test("outputs that arrive later, from another thread, are dispatched")
   func laterOutputs() async {
+    // Left when the promise's completion call has returned: by then the output was dispatched
+    // and the effect has finished (waiting for the state alone would race with the latter).
+    let completed = DispatchGroup()
+    completed.enter()
     let middleware = EffectMiddleware<Request, Response, Log, Void>.onAction { action, _, _ in
       guard case .load(let value) = action else { return .doNothing }
       return .promise { completion in
-        DispatchQueue.global().async { completion(.loaded(value)) }
+        DispatchQueue.global().async {
+          completion(.loaded(value))
+          completed.leave()
+        }
       }
     }
     let store = makeStore([middleware.asMiddleware()])
-    let loaded = store.publisher(for: \.count).first { $0 == 5 }.record()
     store.dispatch(Request.load(5))
-    #expect(await loaded.completion == .finished)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      completed.notify(queue: .global()) { continuation.resume() }
+    }
+    #expect(store.state.names == ["Request", "loaded 5"])
+    #expect(store.state.count == 5)
     #expect(middleware.runningEffectCount == 0)
   }
 
