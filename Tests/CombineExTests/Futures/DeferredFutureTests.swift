@@ -361,10 +361,10 @@ struct DeferredFutureTests {
   @Test("a never-failing future's value ignores the awaiting task's cancellation")
   func valueIgnoresCancellationWhenNeverFailing() async {
     let work = ManualWork<Int, Never>()
-    let subscribed = FuturesSignal()
-    let future = work.future.handleEvents(receiveSubscription: { _ in subscribed.fire() })
+    let future = work.future
     let task = Task { await future.value }
-    await subscribed.wait()
+    // Waits for the work itself: the subscription reaches the subscriber before the work runs.
+    await work.started.wait()
     task.cancel()
     work.fulfill(.success(3))
     #expect(await task.value == 3)

@@ -65,9 +65,16 @@ final class ManualWork<Output, Failure: Error>: @unchecked Sendable {
   private let lock = NSLock()
   private var promises: [DeferredFuture<Output, Failure>.Promise] = []
 
+  /// Fired each time the work runs, after its promise is stored: wait for it before fulfilling
+  /// a run started on another task.
+  let started = FuturesSignal()
+
   /// The future: each subscription adds a promise.
   var future: DeferredFuture<Output, Failure> {
-    DeferredFuture { [self] promise in lock.withLock { promises.append(promise) } }
+    DeferredFuture { [self] promise in
+      lock.withLock { promises.append(promise) }
+      started.fire()
+    }
   }
 
   /// How many times the work ran (once per subscription).
