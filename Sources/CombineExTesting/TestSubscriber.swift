@@ -44,8 +44,13 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   private var nextWaiterID: UInt64 = 0
   private var isCancelled = false
 
-  /// The default time the `async` accessors wait before recording an issue.
-  public static var defaultTimeout: Duration { .seconds(5) }
+  /// The default time the `async` accessors wait before recording an issue: 30 seconds.
+  ///
+  /// It is there so that a missing event fails the test instead of hanging it, not to check
+  /// latency, so it is generous: `swift test` runs tests in parallel, and on a busy two-core
+  /// machine an awaited task can wait seconds for a thread. Pass a shorter `timeout` where a
+  /// test expects nothing to arrive.
+  public static var defaultTimeout: Duration { .seconds(30) }
 
   /// Creates a subscriber that requests `initialDemand` when it receives its subscription, and
   /// `demandAfterEachValue` more with every value (`.none` by default: demand is then under the

@@ -33,17 +33,6 @@ final class SerialDeliveryChecker: Sendable {
   var overlaps: Int { state.withLock { $0.overlaps } }
 }
 
-/// Runs `body` on `count` threads at once (real threads, so that they truly race) and returns
-/// when all are done.
-func concurrentPerform(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-    DispatchQueue.global().async {
-      DispatchQueue.concurrentPerform(iterations: count, execute: body)
-      continuation.resume()
-    }
-  }
-}
-
 extension Subscribers.Completion {
   /// Whether this is `.finished`.
   var isFinished: Bool {

@@ -276,16 +276,11 @@ struct TestSchedulerTests {
   func stressConcurrentScheduling() async {
     let scheduler = DispatchQueue.test
     let counter = Counter()
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async {
-        DispatchQueue.concurrentPerform(iterations: 8) { thread in
-          for index in 0..<250 {
-            scheduler.schedule(
-              after: scheduler.now.advanced(by: .milliseconds(index % 7))
-            ) { counter.increment(thread * 1000 + index) }
-          }
-        }
-        continuation.resume()
+    await concurrentPerform(8) { thread in
+      for index in 0..<250 {
+        scheduler.schedule(
+          after: scheduler.now.advanced(by: .milliseconds(index % 7))
+        ) { counter.increment(thread * 1000 + index) }
       }
     }
     scheduler.advance(by: .seconds(1))

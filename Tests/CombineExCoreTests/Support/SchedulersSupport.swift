@@ -145,7 +145,7 @@ final class Flag: @unchecked Sendable {
   }
 
   /// Waits until raised (returns `true`) or until `timeout` passes (returns `false`).
-  func wait(timeout: Duration = .seconds(5)) async -> Bool {
+  func wait(timeout: Duration = .seconds(30)) async -> Bool {
     await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
       let id = lock.withLock { () -> UInt64? in
         if raised { return nil }

@@ -137,7 +137,7 @@ struct EffectCancellationTests {
     let id = UUID()
     let recorder = Effect<Int, Never>.merge(
       Effect<Int, Never>.task {
-        while !Task.isCancelled { await Task.yield() }  // long work, until cancelled
+        try? await Task.sleep(for: .seconds(3_600))  // long work, until cancelled
         return 1
       }.cancellable(id: id),
       .cancel(id: id)

@@ -162,7 +162,8 @@ struct EffectRunTests {
     let sawCancellation = DispatchSemaphore(value: 0)
     let recorder = Effect<Int, Never>.run { send in
       started.signal()
-      while !Task.isCancelled { await Task.yield() }
+      // Long work, until cancelled (sleeping: a spin would hold a thread of the pool).
+      try? await Task.sleep(for: .seconds(3_600))
       sawCancellation.signal()
       send(1)
     }.record()
@@ -234,15 +235,5 @@ struct EffectRunTests {
     send(1)
     send(2)
     #expect(received.values == [1, 2])
-  }
-}
-
-/// Waits for a semaphore without blocking the test's task.
-func waitFor(_ semaphore: DispatchSemaphore) async {
-  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-    DispatchQueue.global().async {
-      semaphore.wait()
-      continuation.resume()
-    }
   }
 }

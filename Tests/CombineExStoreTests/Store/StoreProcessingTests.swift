@@ -132,7 +132,7 @@ struct StoreProcessingTests {
       firstThread.value = threadID()
       store.dispatch(Named("slow"))
     }
-    processingStarted.wait()
+    await waitFor(processingStarted)
     async let second: Void = onOtherThread {
       secondThread.value = threadID()
       otherThreadDispatching.signal()

@@ -135,17 +135,6 @@ func recordingMiddleware<State>(_ recorder: Recorder<String>) -> Middleware<Stat
 
 // MARK: Threads
 
-/// Runs `body` on `count` threads at once (real threads, so that they truly race) and returns
-/// when all are done.
-func concurrentPerform(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-    DispatchQueue.global().async {
-      DispatchQueue.concurrentPerform(iterations: count, execute: body)
-      continuation.resume()
-    }
-  }
-}
-
 /// Runs `body` on a new thread and returns when it is done.
 func onOtherThread(_ body: @escaping @Sendable () -> Void) async {
   await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -195,4 +184,10 @@ final class WeakBox<Object: AnyObject>: @unchecked Sendable {
   init(_ object: Object?) {
     self.object = object
   }
+}
+
+/// Waits for a semaphore on a thread of its own, so that neither the test's task nor a thread
+/// of the cooperative pool blocks.
+func waitFor(_ semaphore: DispatchSemaphore) async {
+  await onOtherThread { semaphore.wait() }
 }

@@ -51,12 +51,7 @@ struct ThunkTests {
           done.signal()
         }
       })
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.global().async {
-        done.wait()
-        continuation.resume()
-      }
-    }
+    await waitFor(done)
     #expect(store.state.names == ["later"])
   }
 

@@ -217,11 +217,11 @@ struct TestStoreTests {
     let store = TestStore(
       reducer: featureReducer, state: Feature(), middlewares: [effects.asMiddleware()])
     store.send(FeatureAction.factButtonTapped) { $0.isLoading = true }
-    await store.receive(FeatureAction.factLoaded("async"), timeout: .seconds(5)) {
+    await store.receive(FeatureAction.factLoaded("async"), timeout: .seconds(30)) {
       $0.fact = "async"
       $0.isLoading = false
     }
-    await store.finish(timeout: .seconds(5))
+    await store.finish(timeout: .seconds(30))
   }
 
   @Test("an async effect's action is awaited by type")
@@ -235,8 +235,8 @@ struct TestStoreTests {
     let store = TestStore(
       reducer: featureReducer, state: Feature(), middlewares: [pinging.asMiddleware()])
     store.send(FeatureAction.noop)
-    await store.receive(Ping.self, timeout: .seconds(5))
-    await store.finish(timeout: .seconds(5))
+    await store.receive(Ping.self, timeout: .seconds(30))
+    await store.finish(timeout: .seconds(30))
   }
 
   @Test("finish(timeout:) waits for effects running on other threads to end")
@@ -252,7 +252,7 @@ struct TestStoreTests {
     store.send(FeatureAction.noop)
     #expect(store.runningEffects.count == 1)
     gate.send(())
-    await store.finish(timeout: .seconds(5))
+    await store.finish(timeout: .seconds(30))
     #expect(store.runningEffects.isEmpty)
   }
 }
@@ -340,9 +340,9 @@ struct ConcurrentTestStoreTests {
     let store = TestStore(reducer: featureReducer, state: Feature(), middlewares: [fanOut])
     store.send(FeatureAction.noop)
     for _ in 0..<workers {
-      await store.receive(Ping.self, timeout: .seconds(10))
+      await store.receive(Ping.self, timeout: .seconds(30))
     }
-    await store.finish(timeout: .seconds(10))
+    await store.finish(timeout: .seconds(30))
     #expect(store.runningEffects.isEmpty)
     #expect(store.receivedActions.isEmpty)
   }

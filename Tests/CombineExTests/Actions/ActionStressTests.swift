@@ -16,7 +16,7 @@ struct ActionStressTests {
       let recorders = [
         TestSubscriber<Int, ActionError<Never>>(), TestSubscriber<Int, ActionError<Never>>(),
       ]
-      await performSimultaneously(2) { index in applied.subscribe(recorders[index]) }
+      await concurrentPerform(2) { index in applied.subscribe(recorders[index]) }
       let refused = recorders.filter { $0.receivedCompletion == .failure(.disabled) }
       let running = recorders.filter { $0.receivedCompletion == nil }
       #expect(refused.count == 1, "round \(round)")
@@ -51,7 +51,7 @@ struct ActionStressTests {
     let delivered = RunCounter()
     let threads = 8
     let attempts = 250
-    await performSimultaneously(threads) { thread in
+    await concurrentPerform(threads) { thread in
       for attempt in 0..<attempts {
         let cancellable = action.apply(thread * attempts + attempt).sink(
           receiveCompletion: { completion in
@@ -85,7 +85,7 @@ struct ActionStressTests {
     let action = Action<Int, Int, Never>(enabledIf: Property(enabledIf)) { input in .just(input) }
     let enabled = action.isEnabled.record()
     let executing = action.isExecuting.record()
-    await performSimultaneously(4) { thread in
+    await concurrentPerform(4) { thread in
       for attempt in 0..<250 {
         if thread % 2 == 0 {
           enabledIf.value = attempt % 3 != 0

@@ -256,7 +256,7 @@ struct DeferredFutureCombiningTests {
       let works = (0..<8).map { _ in ManualWork<Int, FuturesError>() }
       let recorder = works.map(\.future).zip().record()
       let promises = works.map { $0.promise() }
-      await concurrentIterations(8) { index in promises[index](.success(index)) }
+      await concurrentPerform(8) { index in promises[index](.success(index)) }
       #expect(recorder.values == [Array(0..<8)])
       #expect(recorder.completionCount == 1)
     }
@@ -268,7 +268,7 @@ struct DeferredFutureCombiningTests {
       let works = (0..<4).map { _ in ManualWork<Int, FuturesError>() }
       let recorder = works.map(\.future).zip().record(initialDemand: .none)
       let promises = works.map { $0.promise() }
-      await concurrentIterations(6) { thread in
+      await concurrentPerform(6) { thread in
         switch thread {
         case 0...3:
           promises[thread](thread == 2 ? .failure(FuturesError(thread)) : .success(thread))

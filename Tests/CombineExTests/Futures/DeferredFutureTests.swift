@@ -101,7 +101,7 @@ struct DeferredFutureTests {
       let work = ManualWork<Int, Never>()
       let recorder = work.future.record()
       let promise = work.promise()
-      await concurrentIterations(8) { thread in promise(.success(thread)) }
+      await concurrentPerform(8) { thread in promise(.success(thread)) }
       #expect(recorder.values.count == 1)
       #expect(recorder.completionCount == 1)
     }
@@ -114,7 +114,7 @@ struct DeferredFutureTests {
       let recorder = work.future.record(initialDemand: .none)
       let promise = work.promise()
       let cancels = Bool.random()
-      await concurrentIterations(3) { thread in
+      await concurrentPerform(3) { thread in
         switch thread {
         case 0: promise(.success(1))
         case 1: recorder.request(.max(1))

@@ -120,7 +120,7 @@ struct MutablePropertyTests {
   @Test("stress: 1,000 concurrent modify { $0 += 1 } give 1,000")
   func stressConcurrentModify() async {
     let property = MutableProperty(0)
-    await concurrentIterations(1_000) { _ in property.modify { $0 += 1 } }
+    await concurrentPerform(1_000) { _ in property.modify { $0 += 1 } }
     #expect(property.value == 1_000)
   }
 
@@ -138,7 +138,7 @@ struct MutablePropertyTests {
         $0.inside -= 1
       }
     }
-    await concurrentIterations(8) { thread in
+    await concurrentPerform(8) { thread in
       for index in 0..<1_000 { property.value = thread * 1_000 + index }
     }
     let (values, _, overlaps) = delivered.withLock { $0 }
@@ -152,14 +152,4 @@ struct MutablePropertyTests {
 /// An object whose lifetime the leak tests watch.
 final class TestOwnerObject {
   var values: [Int] = []
-}
-
-/// Runs `body` for `count` iterations spread over real threads.
-func concurrentIterations(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-    DispatchQueue.global().async {
-      DispatchQueue.concurrentPerform(iterations: count, execute: body)
-      continuation.resume()
-    }
-  }
 }

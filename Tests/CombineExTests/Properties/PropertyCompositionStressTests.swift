@@ -16,7 +16,7 @@ struct PropertyCompositionStressTests {
     let mapped = source.map { $0 * 2 }
     let log = DeliveryLog<Int>()
     let cancellable = mapped.sink { log.receive($0) }
-    await concurrentIterations(Self.threads) { thread in
+    await concurrentPerform(Self.threads) { thread in
       for index in 1...Self.setsPerThread { source.value = thread * 10_000 + index }
     }
     #expect(log.overlaps == 0)
@@ -32,7 +32,7 @@ struct PropertyCompositionStressTests {
     let distinct = source.removeDuplicates(by: ==)
     let log = DeliveryLog<Int>()
     let cancellable = distinct.sink { log.receive($0) }
-    await concurrentIterations(Self.threads) { thread in
+    await concurrentPerform(Self.threads) { thread in
       for index in 1...Self.setsPerThread { source.value = index % 3 + thread % 2 }
     }
     let values = log.values
@@ -49,7 +49,7 @@ struct PropertyCompositionStressTests {
     let even = source.filter(initial: 0) { $0.isMultiple(of: 2) }
     let log = DeliveryLog<Int>()
     let cancellable = even.sink { log.receive($0) }
-    await concurrentIterations(Self.threads) { thread in
+    await concurrentPerform(Self.threads) { thread in
       for index in 1...Self.setsPerThread { source.value = thread * 10_000 + index }
       source.value = thread * 10_000  // every thread ends with an even value
     }
@@ -66,7 +66,7 @@ struct PropertyCompositionStressTests {
     let moves = source.combinePrevious(-1)
     let log = DeliveryLog<[Int]>()
     let cancellable = moves.sink { log.receive([$0, $1]) }
-    await concurrentIterations(Self.threads) { thread in
+    await concurrentPerform(Self.threads) { thread in
       for index in 1...Self.setsPerThread { source.value = thread * 10_000 + index }
     }
     let pairs = log.values
@@ -85,7 +85,7 @@ struct PropertyCompositionStressTests {
     let followed = selected.flatMap { inners[$0] }
     let log = DeliveryLog<Int>()
     let cancellable = followed.sink { log.receive($0) }
-    await concurrentIterations(Self.threads) { thread in
+    await concurrentPerform(Self.threads) { thread in
       for index in 1...Self.setsPerThread {
         if thread < 2 {
           selected.value = index % inners.count
@@ -106,7 +106,7 @@ struct PropertyCompositionStressTests {
     let combined = sources.combineLatest()
     let log = DeliveryLog<[Int]>()
     let cancellable = combined.sink { log.receive($0) }
-    await concurrentIterations(Self.threads) { thread in
+    await concurrentPerform(Self.threads) { thread in
       for index in 1...Self.setsPerThread {
         sources[thread % sources.count].value = thread * 10_000 + index
       }
@@ -125,7 +125,7 @@ struct PropertyCompositionStressTests {
     let combined = a.combineLatest(with: b)
     let logs = [DeliveryLog<[Int]>(), DeliveryLog<[Int]>()]
     let cancellables = logs.map { log in combined.sink { log.receive([$0, $1]) } }
-    await concurrentIterations(Self.threads) { thread in
+    await concurrentPerform(Self.threads) { thread in
       for index in 1...Self.setsPerThread {
         if thread.isMultiple(of: 2) { a.value = index } else { b.value = index }
       }
@@ -144,7 +144,7 @@ struct PropertyCompositionStressTests {
     let zipped = [a, b].zip()
     let log = DeliveryLog<[Int]>()
     let cancellable = zipped.sink { log.receive($0) }
-    await concurrentIterations(Self.threads) { thread in
+    await concurrentPerform(Self.threads) { thread in
       for index in 1...Self.setsPerThread {
         if thread.isMultiple(of: 2) { a.value = index } else { b.value = index }
       }

@@ -114,7 +114,7 @@ extension MainQueueTests {
         }
         return mirror
       }
-      await concurrentIterations(8) { thread in
+      await concurrentPerform(8) { thread in
         for index in 1...200 { source.value = thread * 1_000 + index }
       }
       await MainQueue.drain()

@@ -121,7 +121,7 @@ extension MainQueueTests {
     func stressOrderPerThread() async {
       let seen = LockedBox<[[Int]]>(Array(repeating: [], count: 8))
       let offMain = LockedBox(0)
-      await concurrentIterations(8) { thread in
+      await concurrentPerform(8) { thread in
         for index in 0..<200 {
           UIScheduler.shared.schedule {
             if !MainQueue.isCurrent { offMain.withLock { $0 += 1 } }

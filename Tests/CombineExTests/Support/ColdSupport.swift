@@ -35,16 +35,6 @@ func countingDeferred<Failure: Error>(
   }
 }
 
-/// Runs `body` for `count` iterations spread over real threads, and returns when all are done.
-func performSimultaneously(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-    DispatchQueue.global().async {
-      DispatchQueue.concurrentPerform(iterations: count, execute: body)
-      continuation.resume()
-    }
-  }
-}
-
 /// Whether `value`'s dynamic type conforms to ``ColdPublisher``.
 func isCold(_ value: Any) -> Bool {
   value is any ColdPublisher
