@@ -53,16 +53,29 @@ extension Subscribers {
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable,
     CustomStringConvertible, @unchecked Sendable
   {
-    // @unchecked Sendable: the closures are only touched by the upstream's serialized calls
-    // (receive(_:) and receive(completion:)); `subscription` is guarded by `lock`; `phase` is
-    // atomic so the per-value path takes no lock.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var _receiveValue: (Input) -> Void
+    // @unchecked Sendable: `handlers`, `deliveryDepth` and `releasesHandlersAfterDelivery` are
+    // only touched by the upstream's serialized calls (receive(_:) and receive(completion:))
+    // and by deinit; `subscription` is guarded by `lock`; `phase` is atomic so the per-value
+    // path takes no lock.
 
+    /// The closures, retained once by this reference (manually, so that calling them does not
+    /// retain and release their captures for every value: two atomic operations each time);
+    /// `nil` once released after the completion. When the completion arrives from inside
+    /// `receiveValue`, they are released when that call returns.
     @usableFromInline
     @exclusivity(unchecked)
-    var _receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    var handlers: Unmanaged<SinkHandlers<Input, Failure>>?
+
+    /// How many `receiveValue` calls are running, nested (re-entrant sends).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var deliveryDepth: Int32 = 0
+
+    /// Whether the completion arrived while `receiveValue` was running, so that the closures
+    /// are released when it returns.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var releasesHandlersAfterDelivery = false
 
     /// The subscription, between `receive(subscription:)` and the end. Guarded by `lock`.
     @usableFromInline
@@ -77,10 +90,14 @@ extension Subscribers {
     let phase = Atomic<UInt8>(SinkPhase.awaitingSubscription.rawValue)
 
     /// The closure called with each value (a no-op after completion).
-    public var receiveValue: (Input) -> Void { _receiveValue }
+    public var receiveValue: (Input) -> Void {
+      handlers?._withUnsafeGuaranteedRef { $0.receiveValue } ?? { _ in }
+    }
 
     /// The closure called on completion (a no-op after completion).
-    public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { _receiveCompletion }
+    public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+      handlers?._withUnsafeGuaranteedRef { $0.receiveCompletion } ?? { _ in }
+    }
 
     /// A textual representation of the subscriber: `"Sink"`.
     public var description: String { "Sink" }
@@ -91,8 +108,12 @@ extension Subscribers {
       receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
       receiveValue: @escaping (Input) -> Void
     ) {
-      _receiveValue = receiveValue
-      _receiveCompletion = receiveCompletion
+      handlers = Unmanaged.passRetained(
+        SinkHandlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
+    }
+
+    deinit {
+      handlers?.release()
     }
 
     /// Stores the subscription and requests unlimited values; cancels any later subscription.
@@ -116,9 +137,14 @@ extension Subscribers {
     /// Calls `receiveValue`, unless the sink was cancelled or completed.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      if phase.load(ordering: .acquiring) == SinkPhase.subscribed.rawValue {
-        _receiveValue(value)
-      }
+      guard phase.load(ordering: .acquiring) == SinkPhase.subscribed.rawValue,
+        let handlers
+      else { return .none }
+      deliveryDepth += 1
+      // `handlers` holds its own retain, which is not given up while a delivery runs.
+      handlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+      deliveryDepth -= 1
+      if deliveryDepth == 0, releasesHandlersAfterDelivery { releaseHandlers() }
       return .none
     }
 
@@ -133,11 +159,23 @@ extension Subscribers {
         subscription = nil
         return true
       }
-      guard first else { return }
-      _receiveCompletion(completion)
-      // Break cycles through the closures (`self.c = p.sink { self.x = $0 }`).
-      _receiveValue = { _ in }
-      _receiveCompletion = { _ in }
+      guard first, let handlers else { return }
+      handlers._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
+      // Break cycles through the closures (`self.c = p.sink { self.x = $0 }`), but not under
+      // a `receiveValue` call that is still running (a completion sent from inside it).
+      if deliveryDepth > 0 {
+        releasesHandlersAfterDelivery = true
+      } else {
+        releaseHandlers()
+      }
+    }
+
+    @usableFromInline
+    func releaseHandlers() {
+      releasesHandlersAfterDelivery = false
+      let released = handlers
+      handlers = nil
+      released?.release()
     }
 
     /// Cancels the subscription. Cancelling twice, or after completion, does nothing.
@@ -153,6 +191,25 @@ extension Subscribers {
       }
       taken?.cancel()
     }
+  }
+}
+
+/// The closures of a ``Subscribers/Sink``.
+@usableFromInline
+final class SinkHandlers<Input, Failure: Error> {
+  @usableFromInline
+  let receiveValue: (Input) -> Void
+
+  @usableFromInline
+  let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+  @inlinable
+  init(
+    receiveValue: @escaping (Input) -> Void,
+    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+  ) {
+    self.receiveValue = receiveValue
+    self.receiveCompletion = receiveCompletion
   }
 }
 
