@@ -44,4 +44,4 @@ func concurrentPerform(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
 
 /// How many threads ``concurrentPerform(_:_:)`` starts at most; iterations beyond it wait for a
 /// thread to finish one.
-let maximumStressThreads = 16
+let maximumStressThreads = 8
