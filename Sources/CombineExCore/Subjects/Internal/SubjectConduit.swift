@@ -147,7 +147,7 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
   @inlinable
   package final func cancel() {
     if terminate() {
-      subject.performDetach(subject)
+      subject.performDetach(subject, self)
     }
   }
 }

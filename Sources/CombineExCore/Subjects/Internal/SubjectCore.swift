@@ -42,14 +42,30 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   var upstreamSubscriptions: [any Subscription] = []
 
-  /// Attached subscribers (``SubjectConduit`` instances), each retained once by this array,
-  /// manually, so that delivery walks it without reference counting. Token holder only. While
-  /// an event is being handled (`depth > 0`) entries are only appended, never removed:
-  /// cancelled subscribers are skipped by their terminated flag and swept out by ``sweep()``
-  /// once the outermost event is handled.
+  /// Attached subscribers (``SubjectConduit`` instances) in subscription order, each retained
+  /// once by this array, manually, so that delivery walks it without reference counting.
+  /// Token holder only. While an event is being handled (`depth > 0`) entries are only
+  /// appended, never removed: subscribers cancelled then are skipped by their terminated flag
+  /// and swept out by ``sweep()`` once the outermost event is handled. A subscriber cancelled
+  /// outside any delivery is removed on its own (``remove(_:)``): its entry becomes `nil` (a
+  /// hole, so that the others keep their order and their indices), and the holes are squeezed
+  /// out once they outnumber the live entries, so a cancel costs O(1), amortized, however many
+  /// subscribers there are.
   @usableFromInline
   @exclusivity(unchecked)
-  var conduits: ContiguousArray<Unmanaged<AnyObject>> = []
+  var conduits: ContiguousArray<Unmanaged<AnyObject>?> = []
+
+  /// How many entries of `conduits` are holes (`nil`). Token holder only.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var holes = 0
+
+  /// Where ``remove(_:)`` starts looking for the next subscriber to remove: the index of the
+  /// last one removed. Subscriptions are usually cancelled in (or against) the order they were
+  /// made, so the next one is found next to it. Token holder only.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var removalHint = 0
 
   /// How many events the token holder is handling, nested. Token holder only.
   @usableFromInline
@@ -81,7 +97,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// is compiled where the subject is created, so they jump into specialized code instead of
   /// running the generic code that the existential call reaches.
   @usableFromInline
-  let performDetach: (SubjectCore<Output, Failure>) -> Void
+  let performDetach: (SubjectCore<Output, Failure>, SubjectConduit<Output, Failure>) -> Void
 
   @usableFromInline
   let performDemand: (SubjectCore<Output, Failure>, SubjectConduit<Output, Failure>) -> Void
@@ -100,12 +116,12 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     self.nestsReentrantDeliveries = nestsReentrantDeliveries
     replaysCurrentValue = initialValue != nil
     replayValue = initialValue
-    performDetach = { $0.perform(.detach) }
+    performDetach = { $0.perform(.detach($1)) }
     performDemand = { $0.perform(.demand($1)) }
   }
 
   deinit {
-    for entry in conduits { entry.release() }
+    for entry in conduits { entry?.release() }
   }
 
   // MARK: Performing events
@@ -221,7 +237,15 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       handleCompletion(completion)
     case .attach(let conduit, let start):
       handleAttach(conduit, start: start)
-    case .detach:
+    case .detach(let conduit):
+      if depth == 1 {
+        // Outside any delivery: remove this subscriber alone, with `depth` back at zero
+        // (releasing it may run deinitializers that call back into the subject).
+        depth = 0
+        remove(conduit)
+        if needsSweep { sweep() }
+        return
+      }
       needsSweep = true
     case .demand(let conduit):
       if completion == nil, let replayValue {
@@ -232,12 +256,12 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     if depth == 0, needsSweep { sweep() }
   }
 
-  /// The conduit at `index`, borrowed from the array's retain.
+  /// The conduit of an entry of `conduits`, borrowed from the array's retain.
   @inlinable
   func withConduit<Result>(
-    at index: Int, _ body: (SubjectConduit<Output, Failure>) -> Result
+    _ entry: Unmanaged<AnyObject>, _ body: (SubjectConduit<Output, Failure>) -> Result
   ) -> Result {
-    conduits[index]._withUnsafeGuaranteedRef { object in
+    entry._withUnsafeGuaranteedRef { object in
       // Only conduits of this subject are stored in the array.
       body(unsafeDowncast(object, to: SubjectConduit<Output, Failure>.self))
     }
@@ -253,7 +277,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     let count = conduits.count
     var index = 0
     while index < count {
-      withConduit(at: index) { $0.offer(value) }
+      if let entry = conduits[index] { withConduit(entry) { $0.offer(value) } }
       index += 1
     }
   }
@@ -265,8 +289,10 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     let count = conduits.count
     var index = 0
     while index < count {
-      withConduit(at: index) { conduit in
-        if conduit.terminate() { conduit.finish(completion) }
+      if let entry = conduits[index] {
+        withConduit(entry) { conduit in
+          if conduit.terminate() { conduit.finish(completion) }
+        }
       }
       index += 1
     }
@@ -296,8 +322,8 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     var released: Unmanaged<AnyObject>?
     var moreReleased: [Unmanaged<AnyObject>] = []
     for index in conduits.indices {
-      let entry = conduits[index]
-      if withConduit(at: index, { $0.isTerminated }) {
+      guard let entry = conduits[index] else { continue }
+      if withConduit(entry, { $0.isTerminated }) {
         if released == nil { released = entry } else { moreReleased.append(entry) }
       } else {
         conduits[kept] = entry
@@ -305,8 +331,66 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       }
     }
     conduits.removeLast(conduits.count - kept)
+    holes = 0
+    removalHint = 0
     if let released { releaseConduit(released) }
     for entry in moreReleased { releaseConduit(entry) }
+  }
+
+  /// Removes one cancelled subscriber and releases it, outside any delivery. Its entry becomes
+  /// a hole (or is dropped, at the end of the array); once holes outnumber live entries, they
+  /// are squeezed out in one pass, so each removal costs O(1), amortized.
+  @usableFromInline
+  func remove(_ conduit: SubjectConduit<Output, Failure>) {
+    // Not found: a sweep already released it (the subject completed meanwhile).
+    guard let index = index(of: conduit), let entry = conduits[index] else { return }
+    if index == conduits.count - 1 {
+      conduits.removeLast()
+      while let last = conduits.last, last == nil {
+        conduits.removeLast()
+        holes -= 1
+      }
+    } else {
+      conduits[index] = nil
+      holes += 1
+    }
+    removalHint = index
+    if holes > 8, holes * 2 > conduits.count { squeezeHoles() }
+    releaseConduit(entry)
+  }
+
+  /// The index of `conduit` in `conduits`, looking outwards from `removalHint`.
+  @usableFromInline
+  func index(of conduit: SubjectConduit<Output, Failure>) -> Int? {
+    let target = Unmanaged.passUnretained(conduit as AnyObject).toOpaque()
+    let count = conduits.count
+    guard count > 0 else { return nil }
+    let hint = min(removalHint, count - 1)
+    var distance = 0
+    while hint - distance >= 0 || hint + distance < count {
+      let above = hint + distance
+      if above < count, conduits[above]?.toOpaque() == target { return above }
+      let below = hint - distance
+      if below >= 0, distance > 0, conduits[below]?.toOpaque() == target { return below }
+      distance += 1
+    }
+    return nil
+  }
+
+  /// Drops the holes from `conduits`, keeping the order of the live entries.
+  @usableFromInline
+  func squeezeHoles() {
+    var kept = 0
+    var hint = 0
+    for index in conduits.indices {
+      guard let entry = conduits[index] else { continue }
+      if index < removalHint { hint += 1 }
+      conduits[kept] = entry
+      kept += 1
+    }
+    conduits.removeLast(conduits.count - kept)
+    holes = 0
+    removalHint = hint
   }
 
   @inlinable

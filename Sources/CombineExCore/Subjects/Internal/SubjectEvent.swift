@@ -11,8 +11,8 @@ package enum SubjectEvent<Output, Failure: Error> {
   case attach(
     SubjectConduit<Output, Failure>,
     start: (SubjectConduit<Output, Failure>) -> Void)
-  /// A subscriber cancelled (it is already marked terminated): sweep it out.
-  case detach
+  /// A subscriber cancelled (it is already marked terminated): remove it from the list.
+  case detach(SubjectConduit<Output, Failure>)
   /// A subscriber asked for values: a replaying subject may owe it the current value.
   case demand(SubjectConduit<Output, Failure>)
 }
