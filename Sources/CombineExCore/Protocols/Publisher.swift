@@ -31,6 +31,29 @@ extension Publisher {
   /// Attaches the specified subscriber to this publisher.
   ///
   /// Always call this method, not ``receive(subscriber:)``, to attach a subscriber.
+  ///
+  /// ```swift
+  /// final class FirstTwo: Subscriber {
+  ///   typealias Input = Int
+  ///   typealias Failure = Never
+  ///
+  ///   func receive(subscription: any Subscription) {
+  ///     subscription.request(.max(2))
+  ///   }
+  ///
+  ///   func receive(_ input: Int) -> Subscribers.Demand {
+  ///     print(input)
+  ///     return .none
+  ///   }
+  ///
+  ///   func receive(completion: Subscribers.Completion<Never>) {
+  ///     print(completion)
+  ///   }
+  /// }
+  ///
+  /// [1, 2, 3].publisher.subscribe(FirstTwo())
+  /// // Prints: 1, 2 (the subscriber asked for two values, so 3 and the completion wait)
+  /// ```
   @inlinable
   public func subscribe<S: Subscriber>(_ subscriber: S)
   where S.Input == Output, S.Failure == Failure {

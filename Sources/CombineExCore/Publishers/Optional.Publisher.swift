@@ -23,6 +23,13 @@ extension Optional {
   /// Each subscriber receives the value once it requests demand, followed by `.finished`. If
   /// `output` is `nil`, each subscriber finishes at once without a value. In contrast with
   /// ``Just``, this publisher may send no value at all.
+  ///
+  /// ```swift
+  /// let port = Optional<Int>.Publisher(Int("8080"))
+  /// let cancellable = port.sink(
+  ///   receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// // Prints: 8080, finished
+  /// ```
   @frozen
   public struct Publisher: CombineExCore.Publisher {
     /// The kind of values published by this publisher: the wrapped type.

@@ -17,6 +17,15 @@ extension Publishers {
   /// Elements are produced as the subscriber requests them, one `next()` ahead so that the
   /// completion follows the last element without further demand. An empty sequence finishes at
   /// once. Each subscription iterates the sequence anew.
+  ///
+  /// ```swift
+  /// let letters = Publishers.Sequence<[String], Never>(sequence: ["a", "b", "c"])
+  /// let cancellable = letters.sink(
+  ///   receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// // Prints: a, b, c, finished
+  /// ```
+  ///
+  /// A `sequence.publisher` is the usual way to make one.
   @frozen
   public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
     /// The kind of values published by this publisher.

@@ -66,6 +66,15 @@ extension Record {
   ///
   /// Fill a recording with ``receive(_:)`` and ``receive(completion:)``. Receiving anything
   /// after the completion is a programming error that stops the program, as in Combine.
+  ///
+  /// ```swift
+  /// var recording = Record<Int, Never>.Recording()
+  /// recording.receive(1)
+  /// recording.receive(2)
+  /// recording.receive(completion: .finished)
+  /// let cancellable = Record(recording: recording).sink { print($0) }
+  /// // Prints: 1, 2
+  /// ```
   public struct Recording {
     /// The kind of values the recording receives.
     public typealias Input = Output

@@ -21,6 +21,14 @@ extension Result {
   ///
   /// In contrast with ``Just``, a `Result.Publisher` can fail; in contrast with
   /// `Optional.Publisher`, it always sends a value unless it fails.
+  ///
+  /// ```swift
+  /// struct ParseError: Error {}
+  /// let parsed = Result<Int, ParseError>.Publisher(.failure(ParseError()))
+  /// let cancellable = parsed.sink(
+  ///   receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// // Prints: failure(ParseError())
+  /// ```
   @frozen
   public struct Publisher: CombineExCore.Publisher {
     /// The kind of values published by this publisher: the result's success type.

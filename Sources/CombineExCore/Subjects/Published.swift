@@ -112,6 +112,15 @@ public struct Published<Value> {
   /// Subscribing delivers the property's current value on the subscriber's first demand, then
   /// every new value (a subscriber without demand when values change receives the latest one
   /// when it next requests). It never completes.
+  ///
+  /// ```swift
+  /// final class Counter: ObservableObject {
+  ///   @Published var count = 0
+  /// }
+  /// let counter = Counter()
+  /// let cancellable = counter.$count.sink { print($0) }  // Prints: 0
+  /// counter.count = 1  // Prints: 1
+  /// ```
   public struct Publisher: CombineExCore.Publisher {
     /// The kind of values published by this publisher: the property's type.
     public typealias Output = Value

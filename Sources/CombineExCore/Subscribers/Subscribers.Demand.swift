@@ -3,8 +3,9 @@ extension Subscribers {
   /// subscription.
   ///
   /// Demand is either `.unlimited` or `.max(n)` with `n >= 0`. Arithmetic saturates: adding to
-  /// `.unlimited` stays `.unlimited`, sums that overflow become `.unlimited`, and subtraction
-  /// never goes below `.none`.
+  /// or subtracting from `.unlimited` stays `.unlimited` (even `.unlimited - .unlimited`, as in
+  /// Combine), sums and products that overflow become `.unlimited`, and subtraction never goes
+  /// below `.none`. Adding a negative `Int` subtracts, with the same floor.
   ///
   /// ```swift
   /// var demand = Subscribers.Demand.max(2)
@@ -13,6 +14,7 @@ extension Subscribers {
   /// demand -= .max(9)
   /// print(demand)  // Prints: max(0)
   /// print(demand + .unlimited)  // Prints: unlimited
+  /// print(Subscribers.Demand.unlimited - .unlimited)  // Prints: unlimited
   /// ```
   @frozen
   public struct Demand: Equatable, Comparable, Hashable, Codable, Sendable,
@@ -77,7 +79,8 @@ extension Subscribers {
     @inlinable
     public static func += (lhs: inout Demand, rhs: Demand) { lhs = lhs + rhs }
 
-    /// Adds a number of values to a demand. A negative number subtracts.
+    /// Adds a number of values to a demand. `.unlimited` stays `.unlimited`; a negative number
+    /// subtracts, and the result stops at `.none` rather than going below it.
     @inlinable
     public static func + (lhs: Demand, rhs: Int) -> Demand {
       rhs < 0 ? lhs - Demand(rawValue: rhs.magnitude) : lhs + Demand(rawValue: UInt(rhs))
@@ -105,12 +108,16 @@ extension Subscribers {
     @inlinable
     public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
 
-    /// Subtracts one demand from another. `.unlimited` minus a finite demand stays
-    /// `.unlimited`; anything minus `.unlimited` is `.none`; results never go below `.none`.
+    /// Subtracts one demand from another.
+    ///
+    /// As in Combine, `.unlimited` minus anything (even `.unlimited`) stays `.unlimited`; a
+    /// finite demand minus `.unlimited` is `.none`; results never go below `.none`.
     @inlinable
     public static func - (lhs: Demand, rhs: Demand) -> Demand {
-      if rhs == .unlimited { return .none }
+      // `.unlimited` is checked first: an unlimited subscriber stays unlimited whatever it
+      // has received.
       if lhs == .unlimited { return .unlimited }
+      if rhs == .unlimited { return .none }
       return lhs.rawValue > rhs.rawValue ? Demand(rawValue: lhs.rawValue - rhs.rawValue) : .none
     }
 
@@ -118,7 +125,8 @@ extension Subscribers {
     @inlinable
     public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
 
-    /// Subtracts a number of values from a demand. A negative number adds.
+    /// Subtracts a number of values from a demand. `.unlimited` stays `.unlimited`; the result
+    /// stops at `.none`; a negative number adds.
     @inlinable
     public static func - (lhs: Demand, rhs: Int) -> Demand {
       rhs < 0 ? lhs + Demand(rawValue: rhs.magnitude) : lhs - Demand(rawValue: UInt(rhs))

@@ -71,35 +71,56 @@ struct TryFilterTests {
     #expect(recorder.values == [1, 2])
   }
 
-  @Test("filter.tryFilter, tryFilter.filter and tryFilter.tryFilter fuse into one TryFilter")
-  func fusion() {
-    let numbers = Array(1...12).publisher
-    let filterThenTry: Publishers.TryFilter<Publishers.Sequence<[Int], Never>> =
-      numbers.filter { $0.isMultiple(of: 2) }.tryFilter { $0.isMultiple(of: 3) }
-    let tryThenFilter: Publishers.TryFilter<Publishers.Sequence<[Int], Never>> =
-      numbers.tryFilter { $0.isMultiple(of: 2) }.filter { $0.isMultiple(of: 3) }
-    let tryThenTry: Publishers.TryFilter<Publishers.Sequence<[Int], Never>> =
-      numbers.tryFilter { $0.isMultiple(of: 2) }.tryFilter { value in
-        if value > 6 { throw TestError(value) }
-        return value.isMultiple(of: 3)
-      }
-    #expect(filterThenTry.record().values == [6, 12])
-    #expect(tryThenFilter.record().values == [6, 12])
-    let failing = tryThenTry.record()
-    #expect(failing.values == [6])
-    #expect(failing.receivedCompletion?.failure as? TestError == TestError(8))
+  // The fusions use a subject upstream with inferred result types: on `[...].publisher`,
+  // `filter` is applied to the sequence at once, so no `Publishers.Filter` would be there to
+  // fuse.
+  @Test("filter.tryFilter fuses into one TryFilter")
+  func filterThenTryFilterFusion() {
+    let subject = PassthroughSubject<Int, Never>()
+    let fused = subject.filter { $0.isMultiple(of: 2) }.tryFilter { $0.isMultiple(of: 3) }
+    #expect(type(of: fused) == Publishers.TryFilter<PassthroughSubject<Int, Never>>.self)
+    let recorder = fused.record()
+    for value in 1...12 { subject.send(value) }
+    #expect(recorder.values == [6, 12])
+  }
+
+  @Test("tryFilter.filter fuses into one TryFilter")
+  func tryFilterThenFilterFusion() {
+    let subject = PassthroughSubject<Int, Never>()
+    let fused = subject.tryFilter { $0.isMultiple(of: 2) }.filter { $0.isMultiple(of: 3) }
+    #expect(type(of: fused) == Publishers.TryFilter<PassthroughSubject<Int, Never>>.self)
+    let recorder = fused.record()
+    for value in 1...12 { subject.send(value) }
+    #expect(recorder.values == [6, 12])
+  }
+
+  @Test("tryFilter.tryFilter fuses into one TryFilter, and the second closure's error fails it")
+  func tryFilterThenTryFilterFusion() {
+    let subject = PassthroughSubject<Int, Never>()
+    let fused = subject.tryFilter { $0.isMultiple(of: 2) }.tryFilter { value in
+      if value > 6 { throw TestError(value) }
+      return value.isMultiple(of: 3)
+    }
+    #expect(type(of: fused) == Publishers.TryFilter<PassthroughSubject<Int, Never>>.self)
+    let recorder = fused.record()
+    for value in 1...12 { subject.send(value) }
+    #expect(recorder.values == [6])
+    #expect(recorder.receivedCompletion?.failure as? TestError == TestError(8))
   }
 
   @Test("the fused second predicate is not called for elements the first rejects")
   func fusionShortCircuits() {
+    let subject = PassthroughSubject<Int, Never>()
     var tested: [Int] = []
-    let recorder = [1, 2, 3, 4].publisher
+    let recorder =
+      subject
       .filter { $0.isMultiple(of: 2) }
       .tryFilter { value in
         tested.append(value)
         return true
       }
       .record()
+    for value in 1...4 { subject.send(value) }
     #expect(recorder.values == [2, 4])
     #expect(tested == [2, 4])
   }

@@ -54,14 +54,60 @@ struct TryMapTests {
     #expect(recorder.values == [1, 2])
   }
 
-  @Test("map.tryMap and tryMap.map fuse into one TryMap")
-  func fusion() {
-    let fused: Publishers.TryMap<Publishers.Sequence<[Int], Never>, String> = [1].publisher
-      .map { $0 + 1 }.tryMap { "\($0)" }
-    let refused: Publishers.TryMap<Publishers.Sequence<[Int], Never>, Int> = [1].publisher
-      .tryMap { $0 + 1 }.map { $0 * 10 }
-    #expect(fused.record().values == ["2"])
-    #expect(refused.record().values == [20])
+  // The fusions use a subject upstream with inferred result types: on `[...].publisher`,
+  // `map` is applied to the sequence at once, so no `Publishers.Map` would be there to fuse.
+  @Test("map.tryMap fuses into one TryMap that applies the throwing closure after the map")
+  func mapThenTryMapFusion() {
+    let subject = PassthroughSubject<Int, Never>()
+    let fused = subject.map { $0 + 1 }.tryMap { value -> String in
+      if value > 3 { throw TestError(value) }
+      return "\(value)"
+    }
+    #expect(type(of: fused) == Publishers.TryMap<PassthroughSubject<Int, Never>, String>.self)
+    let recorder = fused.record()
+    subject.send(1)
+    subject.send(3)
+    subject.send(5)
+    #expect(recorder.values == ["2"])
+    #expect(recorder.receivedCompletion?.failure as? TestError == TestError(4))
+  }
+
+  @Test("tryMap.map fuses into one TryMap")
+  func tryMapThenMapFusion() {
+    let subject = PassthroughSubject<Int, Never>()
+    let fused = subject.tryMap { $0 + 1 }.map { $0 * 10 }
+    #expect(type(of: fused) == Publishers.TryMap<PassthroughSubject<Int, Never>, Int>.self)
+    let recorder = fused.record()
+    subject.send(1)
+    subject.send(2)
+    #expect(recorder.values == [20, 30])
+  }
+
+  @Test("tryMap.tryMap fuses into one TryMap, and either closure's error fails it")
+  func tryMapThenTryMapFusion() {
+    let subject = PassthroughSubject<Int, Never>()
+    let fused = subject.tryMap { value -> Int in
+      if value == 0 { throw TestError(0) }
+      return value * 2
+    }.tryMap { value -> Int in
+      if value > 4 { throw TestError(value) }
+      return value + 1
+    }
+    #expect(type(of: fused) == Publishers.TryMap<PassthroughSubject<Int, Never>, Int>.self)
+    let first = fused.record()
+    subject.send(1)
+    subject.send(2)
+    subject.send(3)
+    #expect(first.values == [3, 5])
+    #expect(first.receivedCompletion?.failure as? TestError == TestError(6))
+
+    let second = PassthroughSubject<Int, Never>()
+    let recorder = second.tryMap { value -> Int in
+      if value == 0 { throw TestError(0) }
+      return value
+    }.tryMap { $0 }.record()
+    second.send(0)
+    #expect(recorder.receivedCompletion?.failure as? TestError == TestError(0))
   }
 
   @Test("cancel releases the downstream")
