@@ -15,13 +15,25 @@ import Testing
 /// ```
 ///
 /// Reading ``values``, ``events`` and ``receivedCompletion`` returns what arrived so far. The
-/// `async` accessors (``next(timeout:sourceLocation:)``, ``completion``,
-/// ``values(count:timeout:sourceLocation:)``) wait for events that arrive on other threads, and
-/// record a test issue instead of hanging when they do not arrive in time.
+/// `async` accessors (``next(timeout:sourceLocation:filePath:line:)``, ``completion``,
+/// ``values(count:timeout:sourceLocation:filePath:line:)``) wait for events that arrive on other
+/// threads, and record a test failure instead of hanging when they do not arrive in time.
+///
+/// ## Where failures are reported
+/// A method that waits reports its failure at the line that called it. The ``completion``
+/// property cannot take the caller's line (a property has no arguments), so it reports at the
+/// line that made the subscriber (the `record()` call); call
+/// ``completion(timeout:sourceLocation:filePath:line:)`` to report at the waiting line instead.
+/// Failures are recorded through Swift Testing's `Issue.record` when a Swift Testing test is
+/// running on the current task, otherwise through XCTest's `XCTFail`. The waiting methods take
+/// `sourceLocation` (where Swift Testing reports; a helper of your own can forward its caller's)
+/// and `filePath` and `line` (where XCTest reports), all defaulting to the caller; their
+/// `#_sourceLocation` default needs `import Testing` in the calling file, XCTest files included.
 public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellable,
   CustomStringConvertible, @unchecked Sendable
 {
-  // @unchecked Sendable: every stored property is guarded by `lock`.
+  // @unchecked Sendable: every mutable stored property is guarded by `lock`; the others are
+  // constants.
   /// One thing the subscriber received, in order.
   public enum Event {
     /// The subscription arrived.
@@ -43,6 +55,8 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   private var waiters: [(id: UInt64, wake: () -> Void)] = []
   private var nextWaiterID: UInt64 = 0
   private var isCancelled = false
+  /// Where the subscriber was made: where ``completion`` reports a timeout.
+  private let creation: CallSite
 
   /// The default time the `async` accessors wait before recording an issue: 30 seconds.
   ///
@@ -52,27 +66,50 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// test expects nothing to arrive.
   public static var defaultTimeout: Duration { .seconds(30) }
 
+  /// How long the `async` accessors wait when they are not given a `timeout`
+  /// (``defaultTimeout`` unless the subscriber was made with another).
+  public let timeout: Duration
+
   /// Creates a subscriber that requests `initialDemand` when it receives its subscription, and
   /// `demandAfterEachValue` more with every value (`.none` by default: demand is then under the
   /// test's control through ``request(_:)``).
+  ///
+  /// - Parameters:
+  ///   - initialDemand: The demand requested with the subscription; unlimited by default.
+  ///   - demandAfterEachValue: The demand returned for each value; none by default.
+  ///   - timeout: How long the `async` accessors wait when they are not given a `timeout`.
+  ///   - fileID, filePath, line, column: Where ``completion`` reports a timeout; the caller's
+  ///     line by default. (These are the literals `TestStore` takes: unlike Swift Testing's
+  ///     `#_sourceLocation`, they need no `import Testing` where the subscriber is made.)
   public init(
     initialDemand: Subscribers.Demand = .unlimited,
-    demandAfterEachValue: Subscribers.Demand = .none
+    demandAfterEachValue: Subscribers.Demand = .none,
+    timeout: Duration = defaultTimeout,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) {
     self.initialDemand = initialDemand
     self.demandAfterEachValue = demandAfterEachValue
+    self.timeout = timeout
+    creation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     clock = nil
   }
 
   /// Creates a subscriber that also records `scheduler`'s time at each event (read them with
-  /// ``timedEvents(as:)``).
+  /// ``timedEvents(as:)``). The other parameters are those of
+  /// ``init(initialDemand:demandAfterEachValue:timeout:fileID:filePath:line:column:)``.
   public init<S: Scheduler>(
     initialDemand: Subscribers.Demand = .unlimited,
     demandAfterEachValue: Subscribers.Demand = .none,
-    scheduler: S
+    scheduler: S,
+    timeout: Duration = defaultTimeout,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) {
     self.initialDemand = initialDemand
     self.demandAfterEachValue = demandAfterEachValue
+    self.timeout = timeout
+    creation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     clock = { scheduler.now }
   }
 
@@ -184,11 +221,18 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
   // MARK: Waiting
 
-  /// Waits for the value after those already returned by `next`, and returns it; records an
-  /// issue and returns `nil` on timeout or if the publisher completes first.
+  /// Waits for the value after those already returned by `next`, and returns it; records a
+  /// failure at the caller's line and returns `nil` on timeout or if the publisher completes
+  /// first.
+  ///
+  /// - Parameters:
+  ///   - timeout: How long to wait; the subscriber's ``timeout`` by default.
+  ///   - sourceLocation, filePath, line: Where a failure is reported (Swift Testing, XCTest).
   public func next(
-    timeout: Duration = defaultTimeout, sourceLocation: SourceLocation = #_sourceLocation
+    timeout: Duration? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    filePath: StaticString = #filePath, line: UInt = #line
   ) async -> Input? {
+    let timeout = timeout ?? self.timeout
     let index = lock.withLock { () -> Int in
       defer { nextIndex += 1 }
       return nextIndex
@@ -198,51 +242,77 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     }
     let received = values
     if received.count > index { return received[index] }
-    Issue.record(
+    reportTestFailure(
       arrived
         ? "The publisher completed before value #\(index + 1): \(events)"
         : "Timed out after \(timeout) waiting for value #\(index + 1): \(events)",
-      sourceLocation: sourceLocation)
+      at: CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line))
     return nil
   }
   private var nextIndex = 0
 
-  /// Waits until `count` values have arrived and returns them (fewer, with a recorded issue, on
-  /// timeout or early completion).
+  /// Waits until `count` values have arrived and returns them (fewer, with a failure reported at
+  /// the caller's line, on timeout or early completion).
+  ///
+  /// - Parameters:
+  ///   - count: How many values to wait for.
+  ///   - timeout: How long to wait; the subscriber's ``timeout`` by default.
+  ///   - sourceLocation, filePath, line: Where a failure is reported (Swift Testing, XCTest).
   public func values(
-    count: Int, timeout: Duration = defaultTimeout,
-    sourceLocation: SourceLocation = #_sourceLocation
+    count: Int, timeout: Duration? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    filePath: StaticString = #filePath, line: UInt = #line
   ) async -> [Input] {
+    let timeout = timeout ?? self.timeout
     let arrived = await wait(timeout: timeout) { [self] in
       self.values.count >= count || self.receivedCompletion != nil
     }
     let received = values
     if received.count < count {
-      Issue.record(
+      reportTestFailure(
         arrived
           ? "The publisher completed after \(received.count) of \(count) values: \(events)"
           : "Timed out after \(timeout) waiting for \(count) values: \(events)",
-        sourceLocation: sourceLocation)
+        at: CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line))
     }
     return received
   }
 
-  /// Waits for the completion (up to ``defaultTimeout``); records an issue and returns `nil`
-  /// if it does not arrive.
+  /// Waits for the completion (up to the subscriber's ``timeout``); records a failure and
+  /// returns `nil` if it does not arrive.
+  ///
+  /// A property takes no arguments, so the failure is reported at the line that made the
+  /// subscriber (the `record()` call). Use ``completion(timeout:sourceLocation:filePath:line:)``
+  /// to report it at the waiting line.
   public var completion: Subscribers.Completion<Failure>? {
-    get async { await completion(timeout: Self.defaultTimeout) }
+    get async {
+      await completion(timeout: timeout, at: creation, madeHere: true)
+    }
   }
 
-  /// Waits for the completion; records an issue and returns `nil` if it does not arrive in
-  /// time.
+  /// Waits for the completion; records a failure at the caller's line and returns `nil` if it
+  /// does not arrive in time.
+  ///
+  /// - Parameters:
+  ///   - timeout: How long to wait (pass the subscriber's ``timeout`` for its usual wait).
+  ///   - sourceLocation, filePath, line: Where a failure is reported (Swift Testing, XCTest).
   public func completion(
-    timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation
+    timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation,
+    filePath: StaticString = #filePath, line: UInt = #line
+  ) async -> Subscribers.Completion<Failure>? {
+    await completion(
+      timeout: timeout,
+      at: CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line),
+      madeHere: false)
+  }
+
+  private func completion(
+    timeout: Duration, at site: CallSite, madeHere: Bool
   ) async -> Subscribers.Completion<Failure>? {
     _ = await wait(timeout: timeout) { [self] in receivedCompletion != nil }
     if let completion = receivedCompletion { return completion }
-    Issue.record(
-      "Timed out after \(timeout) waiting for the completion: \(events)",
-      sourceLocation: sourceLocation)
+    let place = madeHere ? " (awaited through `completion` on the recorder made here)" : ""
+    reportTestFailure(
+      "Timed out after \(timeout) waiting for the completion\(place): \(events)", at: site)
     return nil
   }
 
@@ -291,14 +361,21 @@ extension TestSubscriber.Event: Equatable where Input: Equatable, Failure: Equat
 extension Publisher {
   /// Subscribes a ``TestSubscriber`` that records everything this publisher sends, with
   /// `scheduler`'s time at each event.
+  ///
+  /// The parameters are those of
+  /// ``TestSubscriber/init(initialDemand:demandAfterEachValue:scheduler:timeout:fileID:filePath:line:column:)``.
   public func record<S: Scheduler>(
     initialDemand: Subscribers.Demand = .unlimited,
     demandAfterEachValue: Subscribers.Demand = .none,
-    scheduler: S
+    scheduler: S,
+    timeout: Duration = TestSubscriber<Output, Failure>.defaultTimeout,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) -> TestSubscriber<Output, Failure> {
     let subscriber = TestSubscriber<Output, Failure>(
       initialDemand: initialDemand, demandAfterEachValue: demandAfterEachValue,
-      scheduler: scheduler)
+      scheduler: scheduler, timeout: timeout, fileID: fileID, filePath: filePath, line: line,
+      column: column)
     subscribe(subscriber)
     return subscriber
   }
@@ -310,12 +387,20 @@ extension Publisher {
   /// #expect(recorder.values == [1, 2, 3])
   /// #expect(recorder.receivedCompletion == .finished)
   /// ```
+  ///
+  /// The parameters are those of
+  /// ``TestSubscriber/init(initialDemand:demandAfterEachValue:timeout:fileID:filePath:line:column:)``:
+  /// in particular, `await recorder.completion` reports a timeout at the line of this call.
   public func record(
     initialDemand: Subscribers.Demand = .unlimited,
-    demandAfterEachValue: Subscribers.Demand = .none
+    demandAfterEachValue: Subscribers.Demand = .none,
+    timeout: Duration = TestSubscriber<Output, Failure>.defaultTimeout,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) -> TestSubscriber<Output, Failure> {
     let subscriber = TestSubscriber<Output, Failure>(
-      initialDemand: initialDemand, demandAfterEachValue: demandAfterEachValue)
+      initialDemand: initialDemand, demandAfterEachValue: demandAfterEachValue,
+      timeout: timeout, fileID: fileID, filePath: filePath, line: line, column: column)
     subscribe(subscriber)
     return subscriber
   }

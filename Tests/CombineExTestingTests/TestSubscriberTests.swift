@@ -109,6 +109,51 @@ struct TestSubscriberFailureTests {
     }
   }
 
+  @Test("await completion reports a timeout at the line that made the recorder")
+  func completionPropertyReportsAtRecordLine() async {
+    let subject = PassthroughSubject<Int, Never>()
+    let line = #line + 1
+    let recorder = subject.record(timeout: .milliseconds(50))
+    let recorded = await asyncIssues {
+      let completion = await recorder.completion
+      #expect(completion == nil)
+    }
+    #expect(recorded.count == 1)
+    #expect(recorded.first?.sourceLocation?.line == line)
+    #expect(recorded.first?.sourceLocation?.fileID == #fileID)
+    let message = recorded.first.map(text(of:)) ?? ""
+    #expect(message.contains("Timed out after 0.05 seconds waiting for the completion"))
+    #expect(message.contains("the recorder made here"))
+  }
+
+  @Test("a TestSubscriber made directly reports await completion at the line that made it")
+  func completionPropertyReportsAtInitLine() async {
+    let subject = PassthroughSubject<Int, Never>()
+    let line = #line + 1
+    let subscriber = TestSubscriber<Int, Never>(timeout: .milliseconds(50))
+    subject.subscribe(subscriber)
+    let recorded = await asyncIssues { _ = await subscriber.completion }
+    #expect(recorded.count == 1)
+    #expect(recorded.first?.sourceLocation?.line == line)
+  }
+
+  @Test("the waiting methods report at their own line, with the recorder's timeout by default")
+  func waitingMethodsReportAtTheirLine() async {
+    let recorder = PassthroughSubject<Int, Never>().record(timeout: .milliseconds(50))
+    var lines: [Int] = []
+    let recorded = await asyncIssues {
+      lines.append(#line + 1)
+      _ = await recorder.next()
+      lines.append(#line + 1)
+      _ = await recorder.values(count: 1)
+      lines.append(#line + 1)
+      _ = await recorder.completion(timeout: .milliseconds(50))
+    }
+    #expect(recorded.compactMap(\.sourceLocation?.line) == lines)
+    #expect(recorded.allSatisfy { $0.sourceLocation?.fileID == #fileID })
+    #expect(recorded.allSatisfy { text(of: $0).contains("Timed out after 0.05 seconds") })
+  }
+
   @Test("the completion accessor returns at once when the completion has arrived")
   func completionArrived() async {
     let recorder = Just(1).record()

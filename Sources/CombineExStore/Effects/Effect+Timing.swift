@@ -58,6 +58,9 @@ extension Effect {
   /// A run whose value must wait replaces the previous waiting run with the same `id` (which
   /// finishes without publishing); `latest: false` carries the first waiting value over to it.
   /// Times are read from `scheduler`, which may be any scheduler (a test scheduler in tests).
+  /// The state kept for `id` is dropped at the end of a window in which no value waits (a
+  /// no-op task is scheduled on `scheduler` for that moment), so ids used once cost nothing
+  /// afterwards.
   public func throttle<ID: Hashable, S: Scheduler>(
     id: ID, for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
   ) -> Effect {
@@ -83,6 +86,7 @@ extension Effect {
         return (chosen, now.distance(to: last.advanced(by: interval)), state.generation)
       }
       guard let wait = decision.wait else {
+        forgetThrottle(key, publishedAt: now, interval: interval, scheduler: scheduler)
         return Just(decision.value).setFailureType(to: Failure.self).eraseToAnyPublisher()
       }
       return Just(decision.value)
@@ -90,15 +94,42 @@ extension Effect {
         .delay(for: wait, scheduler: scheduler)
         .filter { _ in
           // A value that arrived later in the same window supersedes this one.
-          registry.withThrottleState(for: key) { state in
+          let published = scheduler.now
+          let isNewest = registry.withThrottleState(for: key) { state in
             guard state.generation == decision.generation else { return false }
-            state.lastPublished = scheduler.now
+            state.lastPublished = published
             state.pending = nil
             return true
           }
+          if isNewest {
+            forgetThrottle(key, publishedAt: published, interval: interval, scheduler: scheduler)
+          }
+          return isNewest
         }
         .eraseToAnyPublisher()
     }
     return Effect(throttled).cancellable(id: id, cancelInFlight: true).withToken(token)
+  }
+}
+
+/// Removes the throttling state of `key` at the end of the window opened by the value published
+/// at `published`, if by then that is still the last value published and no value is waiting.
+///
+/// Such a state acts like no state at all (the next value is published at once, and starts a
+/// new window), so removing it changes nothing but the memory the registry holds. The removal
+/// also checks, on the scheduler's clock, that the window has passed: a scheduler that runs work
+/// early (`ImmediateScheduler`, whose clock never moves) keeps the state.
+private func forgetThrottle<S: Scheduler>(
+  _ key: CancellationKey, publishedAt published: S.SchedulerTimeType,
+  interval: S.SchedulerTimeType.Stride, scheduler: S
+) {
+  scheduler.schedule(after: published.advanced(by: interval)) {
+    let now = scheduler.now
+    CancellationRegistry.shared.removeThrottleState(for: key) { state in
+      guard state.pending == nil, let last = state.lastPublished as? S.SchedulerTimeType else {
+        return false
+      }
+      return last == published && last.distance(to: now) >= interval
+    }
   }
 }

@@ -11,10 +11,18 @@
 /// | `(ab)` | several events in the same tick (`(a|)` is a value and the completion), then one tick passes |
 /// | `\|` | the publisher finishes, then one tick passes |
 /// | `#` | the publisher fails, then one tick passes |
-/// | `^` | the subscription point: tick 0 (takes no time; events before it are in the past) |
+/// | `^` | the subscription point: tick 0 (takes no time; see below) |
 /// | space | nothing: use spaces to line diagrams up |
 ///
 /// Nothing may follow a completion but `-` and spaces.
+///
+/// Ticks are counted from `^` (from the start of the diagram without one), so the ticks before
+/// it are negative. In the diagram of a hot publisher
+/// (``TestScheduler/hotPublisher(_:tick:sourceLocation:filePath:line:)``), events before `^` are
+/// in the past and never sent. In an expected diagram
+/// (``TestScheduler/expect(_:toProduce:tick:sourceLocation:filePath:line:)``), which starts
+/// when the publisher is subscribed to, only `-` and spaces may come before `^`: they line the
+/// expected diagram up with the input's.
 ///
 /// ```swift
 /// let diagram = try MarbleDiagram("-a-(bc)-|")
@@ -87,8 +95,21 @@ public struct MarbleDiagram: Equatable, Sendable, CustomStringConvertible {
 
   /// Parses a diagram.
   public init(_ text: String) throws(ParseError) {
+    try self.init(text, allowsEventsBeforeSubscription: true)
+  }
+
+  /// Parses a diagram; with `allowsEventsBeforeSubscription` false (an expected diagram, which
+  /// starts at the subscription), an event before `^` is an error.
+  init(_ text: String, allowsEventsBeforeSubscription: Bool) throws(ParseError) {
     var parser = Parser(text: text)
     try parser.parse()
+    if !allowsEventsBeforeSubscription,
+      let early = parser.frames.first(where: { $0.tick < parser.origin })
+    {
+      throw parser.error(
+        "an event before the subscription point '^' (an expected diagram starts at the "
+          + "subscription: only '-' may come before '^')", at: early.offset)
+    }
     self.text = text
     frames = parser.frames.map { Frame(tick: $0.tick - parser.origin, event: $0.event) }
     duration = parser.tick - parser.origin
@@ -126,7 +147,9 @@ public struct MarbleDiagram: Equatable, Sendable, CustomStringConvertible {
 private struct Parser {
   let text: String
   let characters: [Character]
-  var frames: [(tick: Int, event: MarbleDiagram.Event)] = []
+  /// The events, with their tick counted from the start of the text and the offset of the
+  /// character that drew them.
+  var frames: [(tick: Int, event: MarbleDiagram.Event, offset: Int)] = []
   var tick = 0
   var origin = 0
   var sawOrigin = false
@@ -209,7 +232,7 @@ private struct Parser {
       guard !name.isEmpty else { throw error("an empty value name '{}'", at: index) }
       if let bad = name.firstIndex(where: { "{()^|#".contains($0) }) {
         throw error(
-          "'\(bad)' is not allowed in a value name",
+          "'\(name[bad])' is not allowed in a value name",
           at: index + 1 + name.distance(from: name.startIndex, to: bad))
       }
       return (.value(name), close + 1)
@@ -228,6 +251,6 @@ private struct Parser {
       throw error("an event after the completion", at: index)
     }
     if event == .finished || event == .failure { completed = true }
-    frames.append((tick, event))
+    frames.append((tick, event, index))
   }
 }

@@ -3,7 +3,6 @@ import Testing
 
 /// A hot publisher that plays a marble diagram on a ``TestScheduler``: each event is sent at
 /// its tick, counted from the moment the publisher was made (the diagram's `^`, or its start).
-/// Events drawn before `^` are in the past and never sent.
 ///
 /// ```swift
 /// let scheduler = DispatchQueue.test
@@ -13,7 +12,14 @@ import Testing
 /// #expect(recorder.values == [1, 2])
 /// ```
 ///
-/// Like a subject, it delivers only to the subscribers attached when an event happens.
+/// Like a subject, it delivers only to the subscribers attached when an event happens. Events
+/// drawn before `^` are in the past and never sent; an expected diagram lines up with `-`:
+///
+/// ```swift
+/// let scheduler = DispatchQueue.test
+/// let input = scheduler.hotPublisher("a-b-^-c-d-|")
+/// scheduler.expect(input, toProduce: "----^-c-d-|")
+/// ```
 public final class MarblePublisher<Output, Failure: Error>: Publisher {
   private let subject = PassthroughSubject<Output, Failure>()
   private var scheduled: [any Cancellable] = []
@@ -23,7 +29,7 @@ public final class MarblePublisher<Output, Failure: Error>: Publisher {
 
   init<Time, Options>(
     diagram: MarbleDiagram?, scheduler: TestScheduler<Time, Options>, tick: Time.Stride,
-    value: @escaping (String) -> Output?, failure: Failure?, sourceLocation: SourceLocation
+    value: @escaping (String) -> Output?, failure: Failure?, site: CallSite
   ) where Time.Stride: SignedNumeric {
     self.diagram = diagram
     guard let diagram else { return }
@@ -36,7 +42,7 @@ public final class MarblePublisher<Output, Failure: Error>: Publisher {
         guard let output = value(name) else {
           let message =
             "The value '\(name)' of the marble diagram \"\(diagram.text)\" has no entry in `values`."
-          Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+          reportTestFailure(message, at: site)
           continue
         }
         action = { subject.send(output) }
@@ -46,7 +52,7 @@ public final class MarblePublisher<Output, Failure: Error>: Publisher {
         guard let failure else {
           let message =
             "The marble diagram \"\(diagram.text)\" fails ('#'), but no `failure` was given."
-          Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+          reportTestFailure(message, at: site)
           continue
         }
         action = { subject.send(completion: .failure(failure)) }
@@ -66,46 +72,56 @@ extension TestScheduler where SchedulerTimeType.Stride: SignedNumeric {
   /// value names to outputs through `values` and `#` to `failure`.
   ///
   /// A malformed diagram, a value name missing from `values`, or a `#` without a `failure`
-  /// records a test issue at the caller's line, and the publisher sends nothing for it.
+  /// records a test failure at the caller's line (`sourceLocation` for Swift Testing, `filePath`
+  /// and `line` for XCTest), and the publisher sends nothing for it.
   public func hotPublisher<Output, Failure: Error>(
     _ diagram: String, values: [String: Output], failure: Failure,
     tick: SchedulerTimeType.Stride = .seconds(1),
-    sourceLocation: SourceLocation = #_sourceLocation
+    sourceLocation: SourceLocation = #_sourceLocation,
+    filePath: StaticString = #filePath, line: UInt = #line
   ) -> MarblePublisher<Output, Failure> {
-    MarblePublisher(
-      diagram: parseRecordingIssue(diagram, sourceLocation: sourceLocation), scheduler: self,
-      tick: tick, value: { values[$0] }, failure: failure, sourceLocation: sourceLocation)
+    let site = CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line)
+    return MarblePublisher(
+      diagram: parseReportingFailure(diagram, at: site), scheduler: self, tick: tick,
+      value: { values[$0] }, failure: failure, site: site)
   }
 
   /// A hot publisher that never fails, playing `diagram` on this scheduler.
   public func hotPublisher<Output>(
     _ diagram: String, values: [String: Output], tick: SchedulerTimeType.Stride = .seconds(1),
-    sourceLocation: SourceLocation = #_sourceLocation
+    sourceLocation: SourceLocation = #_sourceLocation,
+    filePath: StaticString = #filePath, line: UInt = #line
   ) -> MarblePublisher<Output, Never> {
-    MarblePublisher(
-      diagram: parseRecordingIssue(diagram, sourceLocation: sourceLocation), scheduler: self,
-      tick: tick, value: { values[$0] }, failure: nil, sourceLocation: sourceLocation)
+    let site = CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line)
+    return MarblePublisher(
+      diagram: parseReportingFailure(diagram, at: site), scheduler: self, tick: tick,
+      value: { values[$0] }, failure: nil, site: site)
   }
 
   /// A hot publisher of the diagram's value names themselves (`"a"`, `"42"` for `{42}`).
   public func hotPublisher(
     _ diagram: String, tick: SchedulerTimeType.Stride = .seconds(1),
-    sourceLocation: SourceLocation = #_sourceLocation
+    sourceLocation: SourceLocation = #_sourceLocation,
+    filePath: StaticString = #filePath, line: UInt = #line
   ) -> MarblePublisher<String, Never> {
-    MarblePublisher(
-      diagram: parseRecordingIssue(diagram, sourceLocation: sourceLocation), scheduler: self,
-      tick: tick, value: { $0 }, failure: nil, sourceLocation: sourceLocation)
+    let site = CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line)
+    return MarblePublisher(
+      diagram: parseReportingFailure(diagram, at: site), scheduler: self, tick: tick,
+      value: { $0 }, failure: nil, site: site)
   }
 }
 
-/// Parses a diagram, recording a test issue (pointing at the offending character) if it is
-/// malformed.
-func parseRecordingIssue(_ text: String, sourceLocation: SourceLocation) -> MarbleDiagram? {
+/// Parses a diagram, reporting a test failure (pointing at the offending character) if it is
+/// malformed. An expected diagram (`allowsEventsBeforeSubscription` false) may not draw events
+/// before its `^`.
+func parseReportingFailure(
+  _ text: String, allowsEventsBeforeSubscription: Bool = true, at site: CallSite
+) -> MarbleDiagram? {
   do {
-    return try MarbleDiagram(text)
+    return try MarbleDiagram(
+      text, allowsEventsBeforeSubscription: allowsEventsBeforeSubscription)
   } catch {
-    Issue.record(
-      Comment(rawValue: "Malformed marble diagram: \(error)"), sourceLocation: sourceLocation)
+    reportTestFailure("Malformed marble diagram: \(error)", at: site)
     return nil
   }
 }

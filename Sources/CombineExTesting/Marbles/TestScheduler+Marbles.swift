@@ -5,10 +5,14 @@ extension TestScheduler where SchedulerTimeType.Stride: SignedNumeric {
   /// Checks, tick by tick, that `publisher` produces the events drawn in `expected`.
   ///
   /// Subscribes now (with unlimited demand), advances this scheduler through the diagram's
-  /// duration, one tick every `tick`, then cancels. The diagram covers its ticks and no more:
-  /// events at the very end of the advance (the first moment of the tick after the diagram's
-  /// last one) are not compared. If the events differ, records a test issue at the caller's
-  /// line that shows both diagrams:
+  /// duration, one tick every `tick`, then cancels. The moment of the subscription is the
+  /// diagram's tick 0: its `^`, or its start. Only `-` and spaces may come before `^` (to line
+  /// the diagram up with an input's): an event there is reported as a malformed diagram, since
+  /// a subscriber sees nothing that happened before it subscribed. The diagram covers its ticks
+  /// and no more: events at the very end of the advance (the first moment of the tick after the
+  /// diagram's last one) are not compared. If the events differ, records a test failure at the
+  /// caller's line (`sourceLocation` for Swift Testing, `filePath` and `line` for XCTest) that
+  /// shows both diagrams:
   ///
   /// ```text
   /// The publisher's events differ from the marble diagram:
@@ -29,10 +33,12 @@ extension TestScheduler where SchedulerTimeType.Stride: SignedNumeric {
   public func expect<P: Publisher>(
     _ publisher: P, toProduce expected: String, values: [String: P.Output],
     tick: SchedulerTimeType.Stride = .seconds(1),
-    sourceLocation: SourceLocation = #_sourceLocation
+    sourceLocation: SourceLocation = #_sourceLocation,
+    filePath: StaticString = #filePath, line: UInt = #line
   ) where P.Output: Equatable {
     expect(
-      publisher, toProduce: expected, tick: tick, sourceLocation: sourceLocation,
+      publisher, toProduce: expected, tick: tick,
+      at: CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line),
       name: { output in values.first { $0.value == output }?.key ?? "\(output)" })
   }
 
@@ -40,16 +46,23 @@ extension TestScheduler where SchedulerTimeType.Stride: SignedNumeric {
   /// being the diagram's value names.
   public func expect<P: Publisher>(
     _ publisher: P, toProduce expected: String, tick: SchedulerTimeType.Stride = .seconds(1),
-    sourceLocation: SourceLocation = #_sourceLocation
+    sourceLocation: SourceLocation = #_sourceLocation,
+    filePath: StaticString = #filePath, line: UInt = #line
   ) where P.Output == String {
-    expect(publisher, toProduce: expected, tick: tick, sourceLocation: sourceLocation) { $0 }
+    expect(
+      publisher, toProduce: expected, tick: tick,
+      at: CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line)
+    ) { $0 }
   }
 
   private func expect<P: Publisher>(
     _ publisher: P, toProduce expected: String, tick: SchedulerTimeType.Stride,
-    sourceLocation: SourceLocation, name: @escaping (P.Output) -> String
+    at site: CallSite, name: @escaping (P.Output) -> String
   ) {
-    guard let diagram = parseRecordingIssue(expected, sourceLocation: sourceLocation) else {
+    guard
+      let diagram = parseReportingFailure(
+        expected, allowsEventsBeforeSubscription: false, at: site)
+    else {
       return
     }
     let start = now
@@ -70,7 +83,7 @@ extension TestScheduler where SchedulerTimeType.Stride: SignedNumeric {
         expected: \(expectedDrawing)
         actual:   \(actualDrawing)
       """
-    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    reportTestFailure(message, at: site)
   }
 
   /// How many whole ticks separate `start` from `time`.

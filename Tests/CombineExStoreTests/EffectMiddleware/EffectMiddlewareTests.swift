@@ -18,23 +18,30 @@ enum Response: StoreAction, Equatable {
 
 @Suite("EffectMiddleware")
 struct EffectMiddlewareTests {
+  /// Logs responses (a loaded value is also added to the count), and the other actions as
+  /// `logReducer` does.
+  static func reduce(_ log: inout Log, _ action: any StoreAction) {
+    if let response = action as? Response {
+      switch response {
+      case .loaded(let value):
+        log.count += value
+        log.names.append("loaded \(value)")
+      case .note(let text):
+        log.names.append(text)
+      }
+    } else {
+      logReducer(&log, action)
+    }
+  }
+
   /// A store with the reducer that logs responses and the given middlewares.
   func makeStore(_ middlewares: [Middleware<Log>]) -> Store<Log> {
-    Store(
-      reducer: { log, action in
-        if let response = action as? Response {
-          switch response {
-          case .loaded(let value):
-            log.count += value
-            log.names.append("loaded \(value)")
-          case .note(let text):
-            log.names.append(text)
-          }
-        } else {
-          logReducer(&log, action)
-        }
-      },
-      state: Log(), middlewares: middlewares)
+    Store(reducer: Self.reduce, state: Log(), middlewares: middlewares)
+  }
+
+  /// The same store in a ``TestStore``, which checks every state change and received action.
+  func makeTestStore(_ middlewares: [Middleware<Log>]) -> TestStore<Log> {
+    TestStore(reducer: Self.reduce, state: Log(), middlewares: middlewares)
   }
 
   @Test("onAction runs after the reducer, with the state after the reduction")
@@ -83,10 +90,14 @@ struct EffectMiddlewareTests {
       guard case .load(let value) = action else { return .doNothing }
       return .sequence(.note("start \(value)"), .loaded(value))
     }
-    let store = makeStore([middleware.asMiddleware()])
-    store.dispatch(Request.load(3))
-    #expect(store.state.names == ["Request", "start 3", "loaded 3"])
-    #expect(store.state.count == 3)
+    let store = makeTestStore([middleware.asMiddleware()])
+    store.send(Request.load(3)) { $0.names = ["Request"] }
+    store.receive(Response.note("start 3")) { $0.names.append("start 3") }
+    store.receive(Response.loaded(3)) {
+      $0.count = 3
+      $0.names.append("loaded 3")
+    }
+    store.finish()
   }
 
   @Test("outputs that arrive later, from another thread, are dispatched")
@@ -153,14 +164,19 @@ struct EffectMiddlewareTests {
       .handleEvents(receiveCancel: { log.append("cancel \(value)") })
       .asEffect(cancellationToken: "load")
     }
-    let store = makeStore([middleware.asMiddleware()])
-    store.dispatch(Request.load(1))
-    store.dispatch(Request.load(2))
+    let store = makeTestStore([middleware.asMiddleware()])
+    store.send(Request.load(1)) { $0.names = ["Request"] }
+    store.send(Request.load(2)) { $0.names.append("Request") }
     #expect(log.values == ["start 1", "cancel 1", "start 2"])
     #expect(middleware.runningEffectCount == 1)
-    responses[1]!.send(.loaded(1))
+    responses[1]!.send(.loaded(1))  // the cancelled effect no longer listens
     responses[2]!.send(.loaded(2))
-    #expect(store.state.count == 2)
+    store.receive(Response.loaded(2)) {
+      $0.count = 2
+      $0.names.append("loaded 2")
+    }
+    responses[2]!.send(completion: .finished)
+    store.finish()
   }
 
   @Test("toCancel cancels the effect under the token at once")
@@ -179,14 +195,17 @@ struct EffectMiddlewareTests {
         return .doNothing
       }
     }
-    let store = makeStore([middleware.asMiddleware()])
-    store.dispatch(Request.load(1))
-    store.dispatch(Request.load(2))
-    store.dispatch(Request.cancel(1))
+    let store = makeTestStore([middleware.asMiddleware()])
+    store.send(Request.load(1)) { $0.names = ["Request"] }
+    store.send(Request.load(2)) { $0.names.append("Request") }
+    store.send(Request.cancel(1)) { $0.names.append("Request") }
     #expect(cancels.count == 1)
     #expect(middleware.runningEffectCount == 1)
+    // Only the effect under token 2 still listens: the note is received once.
     responses.send(.note("still listening"))
-    #expect(store.state.names.filter { $0 == "still listening" }.count == 1)
+    store.receive(Response.note("still listening")) { $0.names.append("still listening") }
+    responses.send(completion: .finished)
+    store.finish()
   }
 
   @Test("toCancel with an unknown token does nothing")
@@ -360,9 +379,11 @@ struct EffectMiddlewareTests {
     let second = EffectMiddleware<Request, Response, Log, Void>.onAction { _, _, _ in
       .just(.note("second"))
     }
-    let store = makeStore([(first <> second).asMiddleware()])
-    store.dispatch(Request.ignore)
-    #expect(store.state.names == ["Request", "first", "second"])
+    let store = makeTestStore([(first <> second).asMiddleware()])
+    store.send(Request.ignore) { $0.names = ["Request"] }
+    store.receive(Response.note("first")) { $0.names.append("first") }
+    store.receive(Response.note("second")) { $0.names.append("second") }
+    store.finish()
   }
 
   @Test("<> keeps separate token tables for each side")

@@ -27,14 +27,29 @@ struct EffectTimingTests {
   func debounceKeepsLast() {
     let scheduler = DispatchQueue.test
     let id = UUID()
+    // A query every 2 s, each debounced by 3 s: a, then b, are replaced before their time
+    // comes; c runs 3 s after it was started.
+    let queries = scheduler.hotPublisher("-a-b-c------")
+    scheduler.expect(
+      queries.flatMap {
+        Effect(value: $0).debounce(id: id, for: .seconds(3), scheduler: scheduler)
+      },
+      toProduce: "--------c---")
+  }
+
+  @Test("debounced runs replaced before their time finish without a value")
+  func debounceReplacedRunsFinish() {
+    let scheduler = DispatchQueue.test
+    let id = UUID()
     let recorders = ["s", "sw", "swift"].map { query -> TestSubscriber<String, Never> in
       defer { scheduler.advance(by: .milliseconds(100)) }
       return Effect(value: query).debounce(id: id, for: .milliseconds(300), scheduler: scheduler)
         .record()
     }
+    #expect(recorders.map(\.receivedCompletion) == [.finished, .finished, nil])
     scheduler.advance(by: .milliseconds(300))
     #expect(recorders.map(\.values) == [[], [], ["swift"]])
-    #expect(recorders.map { $0.receivedCompletion == .finished } == [true, true, true])
+    #expect(recorders.map(\.receivedCompletion) == [.finished, .finished, .finished])
   }
 
   @Test("a new debounced effect cancels the previous one even after it started running")
@@ -114,8 +129,28 @@ struct EffectTimingTests {
     #expect(recorder.receivedCompletion == .finished)
   }
 
+  /// Each value of `input` run as an effect throttled under `id`, as a store would start them.
+  func throttled(
+    _ input: MarblePublisher<String, Never>, id: UUID,
+    for interval: DispatchQueue.SchedulerTimeType.Stride,
+    scheduler: TestSchedulerOf<DispatchQueue>, latest: Bool
+  ) -> some Publisher<String, Never> {
+    input.flatMap {
+      Effect(value: $0).throttle(id: id, for: interval, scheduler: scheduler, latest: latest)
+    }
+  }
+
   @Test("throttle with latest publishes the newest value at the end of the window")
   func throttleLatest() {
+    let scheduler = DispatchQueue.test
+    let values = scheduler.hotPublisher("abc-----")
+    scheduler.expect(
+      throttled(values, id: UUID(), for: .seconds(3), scheduler: scheduler, latest: true),
+      toProduce: "a--c----")
+  }
+
+  @Test("a value that waits publishes at the very end of the window, not a moment before")
+  func throttleWindowEnd() {
     let scheduler = DispatchQueue.test
     let id = UUID()
     let recorders = (1...3).map { value in
@@ -133,47 +168,62 @@ struct EffectTimingTests {
   @Test("throttle without latest publishes the first value of the window at its end")
   func throttleFirst() {
     let scheduler = DispatchQueue.test
-    let id = UUID()
-    let recorders = (1...3).map { value in
-      Effect<Int, Never>(value: value)
-        .throttle(id: id, for: .seconds(1), scheduler: scheduler, latest: false).record()
-    }
-    scheduler.advance(by: .seconds(1))
-    #expect(recorders.map(\.values) == [[1], [], [2]])
+    let values = scheduler.hotPublisher("abc-----")
+    scheduler.expect(
+      throttled(values, id: UUID(), for: .seconds(3), scheduler: scheduler, latest: false),
+      toProduce: "a--b----")
   }
 
   @Test("after a quiet window, throttle publishes at once again")
   func throttleAfterWindow() {
     let scheduler = DispatchQueue.test
-    let id = UUID()
-    let first = Effect<Int, Never>(value: 1)
-      .throttle(id: id, for: .seconds(1), scheduler: scheduler, latest: true).record()
-    scheduler.advance(by: .seconds(2))
-    let second = Effect<Int, Never>(value: 2)
-      .throttle(id: id, for: .seconds(1), scheduler: scheduler, latest: true).record()
-    #expect(first.values == [1])
-    #expect(second.values == [2])
+    let values = scheduler.hotPublisher("a---b---c-")
+    scheduler.expect(
+      throttled(values, id: UUID(), for: .seconds(3), scheduler: scheduler, latest: true),
+      toProduce: "a---b---c-")
   }
 
   @Test("a value delayed to the end of a window starts the next window")
   func throttleDelayedStartsWindow() {
     let scheduler = DispatchQueue.test
-    let id = UUID()
-    func send(_ value: Int) -> TestSubscriber<Int, Never> {
+    // One tick is 0.5 s; the window is 1 s. b (at 0.5) waits for the end of a's window, at 1,
+    // which opens the next window: c (at 1.5) waits until 2.
+    let values = scheduler.hotPublisher("ab-c--", tick: .milliseconds(500))
+    scheduler.expect(
+      throttled(values, id: UUID(), for: .seconds(1), scheduler: scheduler, latest: true),
+      toProduce: "a-b-c-", tick: .milliseconds(500))
+  }
+
+  @Test("throttle forgets an id once its window has passed with nothing waiting")
+  func throttleForgetsIDs() {
+    let scheduler = DispatchQueue.test
+    let registry = CancellationRegistry.shared
+    let ids = [UUID(), UUID(), UUID()]
+    func send(_ value: Int, _ id: UUID) -> TestSubscriber<Int, Never> {
       Effect<Int, Never>(value: value)
         .throttle(id: id, for: .seconds(1), scheduler: scheduler, latest: true).record()
     }
-    let one = send(1)  // at 0: at once
-    scheduler.advance(by: .milliseconds(500))
-    let two = send(2)  // at 0.5: waits until 1
-    scheduler.advance(by: .milliseconds(500))
-    #expect(two.values == [2])
-    scheduler.advance(by: .milliseconds(500))
-    let three = send(3)  // at 1.5: inside the window opened at 1, waits until 2
-    #expect(three.values == [])
-    scheduler.advance(by: .milliseconds(500))
-    #expect(one.values == [1])
-    #expect(three.values == [3])
+    let first = ids.map { send(1, $0) }  // at 0: at once, opening a window until 1
+    let second = ids.map { send(2, $0) }  // at 0: waits until 1, then opens a window until 2
+    #expect(registry.throttleStateCount(for: ids) == 3)
+    scheduler.advance(by: .seconds(1))
+    #expect(first.map(\.values) == [[1], [1], [1]])
+    #expect(second.map(\.values) == [[2], [2], [2]])
+    #expect(registry.throttleStateCount(for: ids) == 3)
+    scheduler.advance(by: .milliseconds(999))
+    #expect(registry.throttleStateCount(for: ids) == 3)
+    scheduler.advance(by: .milliseconds(1))
+    #expect(registry.throttleStateCount(for: ids) == 0)
+    // A forgotten id throttles as before: its next value is published at once.
+    let third = send(3, ids[0])
+    let fourth = send(4, ids[0])
+    #expect(third.values == [3])
+    #expect(fourth.values == [])
+    #expect(registry.throttleStateCount(for: ids) == 1)
+    scheduler.advance(by: .seconds(1))
+    #expect(fourth.values == [4])
+    scheduler.advance(by: .seconds(1))
+    #expect(registry.throttleStateCount(for: ids) == 0)
   }
 
   @Test("throttle works on any scheduler: OperationQueue's test scheduler")

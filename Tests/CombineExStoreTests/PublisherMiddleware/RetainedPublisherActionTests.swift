@@ -138,6 +138,40 @@ struct RetainedPublisherActionTests {
     #expect(store.state.count == 7)
   }
 
+  @Test("extra cleanup() calls while both dispatches are live never release the other's pipelines")
+  func overCallsWhileBothLive() {
+    let (store, publishers) = makeStore()
+    let firstCleanup = Shared<(@Sendable () -> Void)?>(nil)
+    let first = PassthroughSubject<Int, Never>()
+    let second = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+    store.dispatch(
+      RetainedPublisherAction<Log> { dispatch, _, cancellables, cleanup in
+        firstCleanup.value = cleanup
+        first.handleCleanup(cleanup).sink { dispatch(Add(amount: $0)) }.store(in: &cancellables)
+      })
+    store.dispatch(
+      RetainedPublisherAction<Log> { dispatch, _, cancellables, cleanup in
+        for subject in second {
+          subject.handleCleanup(cleanup).sink { dispatch(Add(amount: $0)) }
+            .store(in: &cancellables)
+        }
+      })
+    #expect(publishers.retainedDispatchCount == 2)
+    // The first dispatch's cleanup, called more often than it has pipelines while both
+    // dispatches still retain theirs: it releases the first dispatch (its count is reached)
+    // and never counts toward the second one's.
+    for _ in 0..<5 { firstCleanup.value?() }
+    #expect(publishers.retainedDispatchCount == 1)
+    second[0].send(completion: .finished)
+    #expect(publishers.retainedDispatchCount == 1)  // one of the second's two pipelines is left
+    second[1].send(3)
+    #expect(store.state.count == 3)
+    first.send(100)  // released: the first dispatch's pipeline was cancelled
+    #expect(store.state.count == 3)
+    second[1].send(completion: .finished)
+    #expect(publishers.retainedDispatchCount == 0)
+  }
+
   @Test("a cancel ends the pipeline: cleanup is called and the dispatch released")
   func cancelReleases() {
     let (store, publishers) = makeStore()

@@ -136,14 +136,21 @@ func recordingMiddleware<State>(_ recorder: Recorder<String>) -> Middleware<Stat
 // MARK: Threads
 
 /// Runs `body` on a new thread and returns when it is done.
+///
+/// What `body` wrote is visible after the call; the lock handed from the thread to the caller
+/// also tells the thread sanitizer so (it does not see the continuation's resume as an ordering,
+/// and reported a false race on a value the body wrote and the test read afterwards).
 func onOtherThread(_ body: @escaping @Sendable () -> Void) async {
+  let done = LockedBox(false)
   await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
     let thread = Thread {
       body()
+      done.withLock { $0 = true }
       continuation.resume()
     }
     thread.start()
   }
+  _ = done.withLock { $0 }
 }
 
 /// A number identifying the calling thread.

@@ -57,6 +57,8 @@ struct MarbleDiagramTests {
       ("-(a-b)", "'-' is not allowed inside a group", 3),
       ("-{ab", "'{' is never closed", 1),
       ("-{}", "an empty value name '{}'", 1),
+      ("{a(b}", "'(' is not allowed in a value name", 2),
+      ("-{ab^}", "'^' is not allowed in a value name", 4),
       ("-a}", "'}' without a matching '{'", 2),
       ("-|-a", "an event after the completion", 3),
       ("^-^", "a second subscription point '^'", 2),

@@ -39,6 +39,80 @@ struct MarblePublisherTests {
     #expect(late.values == ["b", "c"])
   }
 
+  @Test("a hot publisher with ^ delivers only the events after it, timed from it")
+  func hotPublisherSubscriptionPoint() {
+    let scheduler = DispatchQueue.test
+    let start = scheduler.now
+    let input = scheduler.hotPublisher("a-b-^-c-d-|")
+    let recorder = input.record(scheduler: scheduler)
+    scheduler.advance(by: .seconds(10))
+    let timed = recorder.timedEvents(as: DispatchQueue.SchedulerTimeType.self)
+    #expect(
+      timed.map(\.event) == [.subscription, .value("c"), .value("d"), .completion(.finished)])
+    #expect(
+      timed.map { start.distance(to: $0.time) } == [.zero, .seconds(1), .seconds(3), .seconds(5)])
+  }
+
+  @Test("an event right after ^ happens at tick 0, the moment the hot publisher is made")
+  func hotPublisherEventAtSubscriptionPoint() {
+    let scheduler = DispatchQueue.test
+    let input = scheduler.hotPublisher("ab^c-d")
+    let recorder = input.record()
+    scheduler.advance(by: .zero)
+    #expect(recorder.values == ["c"])
+    scheduler.advance(by: .seconds(2))
+    #expect(recorder.values == ["c", "d"])
+  }
+
+  @Test("an expected diagram lines up with the input's: '-' before its ^ is ignored")
+  func expectationWithSubscriptionPoint() {
+    let scheduler = DispatchQueue.test
+    let input = scheduler.hotPublisher("a-b-^-c-d-|")
+    scheduler.expect(input, toProduce: "----^-c-d-|")
+    let later = scheduler.hotPublisher("a-b-^-c-d-|")
+    scheduler.expect(later.map { $0.uppercased() }, toProduce: "^-C-D-|")
+  }
+
+  @Test("an expected diagram with an event before ^ records a malformed-diagram issue")
+  func expectationWithEventBeforeSubscriptionPoint() {
+    let scheduler = DispatchQueue.test
+    let input = scheduler.hotPublisher("a-b-^-c-d-|")
+    withKnownIssue {
+      scheduler.expect(input, toProduce: "a-b-^-c-d-|")
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      return text.contains("an event before the subscription point '^'")
+        && text.contains("at column 1")
+    }
+  }
+
+  @Test("expect(_:toProduce:) reports a mismatch at the caller's line")
+  func expectationReportsAtCallersLine() {
+    let scheduler = DispatchQueue.test
+    let input = scheduler.hotPublisher("-a-|")
+    var line = 0
+    let recorded = issues {
+      line = #line + 1
+      scheduler.expect(input, toProduce: "-b-|")
+    }
+    #expect(recorded.count == 1)
+    #expect(recorded.first?.sourceLocation?.line == line)
+    #expect(recorded.first?.sourceLocation?.fileID == #fileID)
+  }
+
+  @Test("a hot publisher reports a missing value at the caller's line")
+  func hotPublisherReportsAtCallersLine() {
+    let scheduler = DispatchQueue.test
+    var line = 0
+    let recorded = issues {
+      line = #line + 1
+      _ = scheduler.hotPublisher("-a", values: ["b": 1])
+    }
+    #expect(recorded.count == 1)
+    #expect(recorded.first?.sourceLocation?.line == line)
+    #expect(recorded.first?.sourceLocation?.fileID == #fileID)
+  }
+
   @Test("expect(_:toProduce:) passes when the events match tick by tick")
   func expectationPasses() {
     let scheduler = DispatchQueue.test

@@ -11,15 +11,22 @@ protocol RegisteredRun: AnyObject, Sendable {
 /// ``Effect/throttle(id:for:scheduler:latest:)``.
 ///
 /// Runs are removed by identity when they end, so the end of an old run never removes a newer
-/// run filed under the same id.
-final class CancellationRegistry: @unchecked Sendable {
+/// run filed under the same id. A throttling state is removed once its window has passed with
+/// nothing waiting (see ``removeThrottleState(for:if:)``), so the table only holds the ids in
+/// use.
+package final class CancellationRegistry: @unchecked Sendable {
   // @unchecked Sendable: every stored property is guarded by `lock`; runs are cancelled outside
   // it.
-  static let shared = CancellationRegistry()
+  /// The registry every effect uses.
+  package static let shared = CancellationRegistry()
 
   private let lock = Lock()
   private var runs: [CancellationKey: [ObjectIdentifier: any RegisteredRun]] = [:]
   private var throttles: [CancellationKey: ThrottleState] = [:]
+  /// The highest generation of the throttling states removed so far. A state made again for the
+  /// same id starts above it, so that a delayed value left over from the removed state can never
+  /// match the new state's generation.
+  private var retiredThrottleGeneration = 0
 
   /// Files `run` under `key`.
   func insert(_ run: any RegisteredRun, for key: CancellationKey) {
@@ -47,11 +54,28 @@ final class CancellationRegistry: @unchecked Sendable {
     lock.withLock { runs[key]?.count ?? 0 }
   }
 
-  /// Reads and updates the throttling state of `key` atomically.
+  /// Reads and updates the throttling state of `key` atomically (making it if there is none).
   func withThrottleState<Result>(
     for key: CancellationKey, _ body: (inout ThrottleState) -> Result
   ) -> Result {
-    lock.withLock { body(&throttles[key, default: ThrottleState()]) }
+    lock.withLock {
+      body(&throttles[key, default: ThrottleState(generation: retiredThrottleGeneration + 1)])
+    }
+  }
+
+  /// Removes the throttling state of `key` if `isExpired` says that it is no longer needed.
+  func removeThrottleState(for key: CancellationKey, if isExpired: (ThrottleState) -> Bool) {
+    lock.withLock {
+      guard let state = throttles[key], isExpired(state) else { return }
+      throttles[key] = nil
+      retiredThrottleGeneration = max(retiredThrottleGeneration, state.generation)
+    }
+  }
+
+  /// How many of `ids` have a throttling state (for tests: each should be removed once its
+  /// window has passed with nothing waiting).
+  package func throttleStateCount<ID: Hashable>(for ids: [ID]) -> Int {
+    lock.withLock { ids.count(where: { throttles[CancellationKey($0)] != nil }) }
   }
 }
 
@@ -62,5 +86,5 @@ struct ThrottleState {
   var pending: Any?
   /// Counts the values that had to wait: only the newest waiting one is published at the end
   /// of the window (it carries the value chosen for the window), the others are dropped.
-  var generation = 0
+  var generation: Int
 }
