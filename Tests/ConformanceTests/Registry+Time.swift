@@ -65,7 +65,14 @@ extension Registry {
         CaseBuilder("receive(on:)") { env in
           let upstream = env.ints()
           return upstream.receive(on: env.clock().scheduler)
-        }
+        },
+        CaseBuilder("receive(on: ImmediateScheduler)") { env in
+          env.ints().receive(on: ImmediateScheduler.shared)
+        },
+        // A subscriber of the core that releases its subscription takes the lock-free path.
+        CaseBuilder("receive(on: ImmediateScheduler).removeDuplicates()") { env in
+          env.ints().receive(on: ImmediateScheduler.shared).removeDuplicates()
+        },
       ]),
     .generic(
       "Publishers.SubscribeOn",

@@ -7,12 +7,16 @@ import Synchronization
 /// Like ``DrainState``, it starts owned by the publisher's `receive(subscriber:)`, which calls
 /// ``start()`` after `receive(subscription:)` returns, so that the common case (demand requested
 /// during subscription) delivers from code specialized for the pipeline.
+///
+/// The class is not generic: the subscriber and the value live in the context of the
+/// `delivery` closure, created in specialized code. A generic class's deinitializer is never
+/// specialized, and destroying an `Optional<Downstream>` field there looked up the optional's
+/// metadata in the runtime's cache on every subscription (about a thousand instructions, a
+/// third of a `Just(x).map.sink` and cancel).
 @usableFromInline
-final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
-  CustomStringConvertible, @unchecked Sendable
-{
-  // @unchecked Sendable: `phase` decides, atomically, the one thread that may touch `downstream`
-  // and `value` after initialization, so their accesses need no runtime exclusivity checks.
+final class SingleValueSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+  // @unchecked Sendable: `phase` decides, atomically, the one thread that may touch `delivery`
+  // after initialization, so its accesses need no runtime exclusivity checks.
   /// Where the subscription is in its life; the raw values of an atomic.
   @usableFromInline
   enum Phase: UInt8 {
@@ -32,18 +36,20 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
   @usableFromInline
   let phase = Atomic<UInt8>(Phase.starting.rawValue)
 
+  /// Sends the value to the subscriber, then `.finished` unless it cancelled meanwhile; holds
+  /// the subscriber and the value until it runs or the subscription is cancelled.
   @usableFromInline
   @exclusivity(unchecked)
-  var downstream: Downstream?
-
-  @usableFromInline
-  @exclusivity(unchecked)
-  var value: Downstream.Input?
+  var delivery: ((SingleValueSubscription) -> Void)?
 
   @inlinable
-  init(downstream: Downstream, value: Downstream.Input) {
-    self.downstream = downstream
-    self.value = value
+  init<Downstream: Subscriber>(downstream: Downstream, value: Downstream.Input) {
+    delivery = { subscription in
+      _ = downstream.receive(value)
+      if subscription.endDelivery() {
+        downstream.receive(completion: .finished)
+      }
+    }
   }
 
   @usableFromInline
@@ -60,7 +66,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
       phase.store(Phase.delivering.rawValue, ordering: .releasing)
       deliver()
     } else {
-      cleanUp()
+      delivery = nil
     }
   }
 
@@ -88,29 +94,24 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
   @inlinable
   func cancel() {
     let previous = phase.exchange(Phase.done.rawValue, ordering: .acquiringAndReleasing)
-    // While starting, the starter owns the fields and cleans up in `start()`; while
-    // delivering, `deliver()` does, and sees the cancel before sending the completion.
-    if previous == Phase.waiting.rawValue { cleanUp() }
+    // While starting, the starter owns `delivery` and cleans up in `start()`; while
+    // delivering, `deliver()` already took it, and `endDelivery()` sees the cancel.
+    if previous == Phase.waiting.rawValue { delivery = nil }
   }
 
-  /// Sends the value, then `.finished` unless the subscriber cancelled meanwhile (rule 2:
+  /// Runs the delivery once, releasing the subscriber and the value when it returns (rule 2:
   /// nothing after cancel, even a cancel made from inside `receive(_:)`).
   @inlinable
   func deliver() {
-    let downstream = self.downstream
-    let value = self.value
-    cleanUp()
-    guard let downstream, let value else { return }
-    _ = downstream.receive(value)
-    let previous = phase.exchange(Phase.done.rawValue, ordering: .acquiringAndReleasing)
-    if previous == Phase.delivering.rawValue {
-      downstream.receive(completion: .finished)
-    }
+    let delivery = self.delivery
+    self.delivery = nil
+    delivery?(self)
   }
 
+  /// Called after the value was delivered: whether the completion follows (no cancel came).
   @inlinable
-  func cleanUp() {
-    downstream = nil
-    value = nil
+  func endDelivery() -> Bool {
+    phase.exchange(Phase.done.rawValue, ordering: .acquiringAndReleasing)
+      == Phase.delivering.rawValue
   }
 }

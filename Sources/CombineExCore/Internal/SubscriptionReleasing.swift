@@ -19,3 +19,6 @@ extension FilterSubscriber: SubscriptionReleasing where Downstream: Subscription
 extension CompactMapSubscriber: SubscriptionReleasing where Downstream: SubscriptionReleasing {}
 extension ElementOperator: SubscriptionReleasing {}
 extension ReducingOperator: SubscriptionReleasing {}
+// A merge input's subscription is held by its storage, which lets go of it when the input
+// completes, when another input fails and when the downstream cancels.
+extension MergeInput: SubscriptionReleasing {}

@@ -66,6 +66,11 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
+      if Context.self == ImmediateScheduler.self, S.self is any SubscriptionReleasing.Type {
+        // Delivery at once, with the same order and cancellation guarantees, without locks.
+        upstream.receive(subscriber: ImmediateDelivery(downstream: subscriber))
+        return
+      }
       upstream.receive(
         subscriber: ScheduledDelivery<Output, Failure, Context, S>(
           downstream: subscriber, scheduler: scheduler, options: options, delay: nil,

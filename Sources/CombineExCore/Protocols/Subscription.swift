@@ -23,4 +23,22 @@ public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
   /// Demand accumulates: two requests of `.max(1)` allow two values. Requesting `.none` is
   /// allowed and has no effect.
   func request(_ demand: Subscribers.Demand)
+
+  /// This subscription as a class-bound existential, or `nil` when it is not a class.
+  ///
+  /// An implementation detail of the library's subscribers, which keep their subscription in 16
+  /// bytes instead of 40. Not part of Combine's API: never implement it; every class gets the
+  /// default, which returns `self` without the runtime cast (a conformance lookup) that
+  /// `as? any AnyObject & Subscription` would cost on every subscription.
+  var _classBoundSubscription: (any AnyObject & Subscription)? { get }
+}
+
+extension Subscription {
+  /// `nil`: a subscription that is not a class is boxed by the subscribers that need a class.
+  public var _classBoundSubscription: (any AnyObject & Subscription)? { nil }
+}
+
+extension Subscription where Self: AnyObject {
+  /// `self`, chosen statically for every class that conforms.
+  public var _classBoundSubscription: (any AnyObject & Subscription)? { self }
 }

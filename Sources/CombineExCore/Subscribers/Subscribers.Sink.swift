@@ -225,10 +225,7 @@ enum SinkPhase: UInt8 {
 /// rare subscription that is a value type.
 @inlinable
 func classBound(_ subscription: any Subscription) -> any AnyObject & Subscription {
-  if let object = subscription as? any AnyObject & Subscription {
-    return object
-  }
-  return BoxedSubscription(subscription)
+  subscription._classBoundSubscription ?? BoxedSubscription(subscription)
 }
 
 /// Holds a subscription that is not a class, for ``classBound(_:)``.

@@ -231,7 +231,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   @inlinable
   mutating func receive(_ value: Output, fromInput id: Int) -> Bool {
     guard isActive, let index = index(of: id) else { return false }
-    inputs[index].granted -= 1
+    if inputs[index].granted != .unlimited { inputs[index].granted -= 1 }
     if !isDelivering, demand > 0 {
       // Not delivering with demand left means the buffer is empty: nothing overtakes it.
       demand -= 1
@@ -302,6 +302,12 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// The position of input `id` in `inputs` (sorted by identifier), if it is live.
   @inlinable
   func index(of id: Int) -> Int? {
+    // Inputs are usually removed oldest first (or not at all), so input `id` sits at its
+    // distance from the first live one: check there before searching.
+    if !inputs.isEmpty {
+      let guess = id &- inputs[0].id
+      if guess >= 0, guess < inputs.count, inputs[guess].id == id { return guess }
+    }
     var low = 0
     var high = inputs.count
     while low < high {
