@@ -54,6 +54,15 @@ public final class Lifetime: @unchecked Sendable {
     }
   }
 
+  /// How many observers wait for the end of this lifetime (none once it has ended): lets
+  /// tests check that observers which stopped caring removed themselves.
+  package var observerCount: Int {
+    lock.withLock {
+      guard case .alive(let observers, _) = state else { return 0 }
+      return observers.count
+    }
+  }
+
   /// Calls `action` when the lifetime ends (at once, if it already has).
   ///
   /// - Returns: A cancellable that removes the observer (discarding it keeps the observer);

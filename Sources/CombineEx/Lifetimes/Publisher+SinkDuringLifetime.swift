@@ -38,13 +38,32 @@ extension Publisher {
     receiveCancel: (() -> Void)? = nil,
     receiveRequest: ((Subscribers.Demand) -> Void)? = nil
   ) -> AnyCancellable {
+    sink(
+      duringLifetimeOf: object, in: .shared, receiveSubscription: receiveSubscription,
+      receiveValue: receiveValue, receiveCompletion: receiveCompletion,
+      receiveCancel: receiveCancel, receiveRequest: receiveRequest)
+  }
+
+  /// The same as the public ``sink(duringLifetimeOf:receiveSubscription:receiveValue:receiveCompletion:receiveCancel:receiveRequest:)``,
+  /// with the subscription kept in `bindings` instead of the shared registry: tests give each
+  /// case a registry of its own, so that its ``LifetimeBindings/count`` is exact.
+  @discardableResult
+  package func sink(
+    duringLifetimeOf object: AnyObject,
+    in bindings: LifetimeBindings,
+    receiveSubscription: ((any Subscription) -> Void)? = nil,
+    receiveValue: ((Output) -> Void)? = nil,
+    receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+    receiveCancel: (() -> Void)? = nil,
+    receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+  ) -> AnyCancellable {
     let sink = LifetimeBoundSink<Output, Failure>(
-      owner: object,
+      owner: object, bindings: bindings,
       handlers: .init(
         receiveSubscription: receiveSubscription, receiveValue: receiveValue,
         receiveCompletion: receiveCompletion, receiveCancel: receiveCancel,
         receiveRequest: receiveRequest))
-    LifetimeBindings.shared.bind(sink, to: object)
+    bindings.bind(sink, to: object)
     subscribe(sink)
     return AnyCancellable(cancellingOnlyExplicitly: sink)
   }
@@ -72,12 +91,15 @@ final class LifetimeBoundSink<Input, Failure: Error>: Subscriber, Cancellable,
   }
 
   private weak var owner: AnyObject?
+  /// The registry that keeps this sink alive until it ends.
+  private let bindings: LifetimeBindings
   private let lock = Lock()
   private var status = Status.awaitingSubscription
   private var handlers: Handlers?
 
-  init(owner: AnyObject, handlers: Handlers) {
+  init(owner: AnyObject, bindings: LifetimeBindings, handlers: Handlers) {
     self.owner = owner
+    self.bindings = bindings
     self.handlers = handlers
   }
 
@@ -141,7 +163,7 @@ final class LifetimeBoundSink<Input, Failure: Error>: Subscriber, Cancellable,
       defer { self.handlers = nil }
       return self.handlers
     }
-    LifetimeBindings.shared.unbind(self)
+    bindings.unbind(self)
     return handlers
   }
 
@@ -162,7 +184,7 @@ final class LifetimeBoundSink<Input, Failure: Error>: Subscriber, Cancellable,
         return (subscription, handlers)
       }
     }
-    if result != nil { LifetimeBindings.shared.unbind(self) }
+    if result != nil { bindings.unbind(self) }
     return result
   }
 }
@@ -179,10 +201,12 @@ protocol LifetimeBinding: AnyObject, Sendable {
 /// on Linux). Entries are removed when their sink ends; sinks whose owner is gone are swept out
 /// whenever the registry has doubled in size since the last sweep, so the registry stays
 /// proportional to the live subscriptions.
-final class LifetimeBindings: @unchecked Sendable {
+package final class LifetimeBindings: @unchecked Sendable {
   // @unchecked Sendable: `state` is only touched under `lock` (the core's `Lock`, whose
   // contended path the thread sanitizer sees, unlike the standard library's `Mutex`).
-  static let shared = LifetimeBindings()
+
+  /// The registry behind the public `sink(duringLifetimeOf:...)`.
+  package static let shared = LifetimeBindings()
 
   private struct State {
     var bindings: [ObjectIdentifier: any LifetimeBinding] = [:]
@@ -192,8 +216,13 @@ final class LifetimeBindings: @unchecked Sendable {
   private let lock = Lock()
   private var state = State()
 
-  /// The number of live bindings (for tests and diagnostics).
-  var count: Int { lock.withLock { state.bindings.count } }
+  /// Creates an empty registry (the library uses ``shared``; tests make their own).
+  package init() {}
+
+  /// The number of sinks the registry keeps alive: those that have not ended yet, including
+  /// any whose owner is gone but that no event or sweep has ended yet (for tests and
+  /// diagnostics).
+  package var count: Int { lock.withLock { state.bindings.count } }
 
   func bind(_ binding: any LifetimeBinding, to owner: AnyObject) {
     let orphans = lock.withLock { () -> [any LifetimeBinding] in

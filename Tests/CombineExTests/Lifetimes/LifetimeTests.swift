@@ -75,6 +75,64 @@ struct LifetimeTests {
     withExtendedLifetime(cancellable) {}
   }
 
+  @Test("a cancelled observation removes its observer from the lifetime")
+  func cancelledObservationIsRemoved() {
+    let token = Lifetime.Token()
+    let observation = token.lifetime.observeEnded {}
+    #expect(token.lifetime.observerCount == 1)
+    observation?.cancel()
+    #expect(token.lifetime.observerCount == 0)
+  }
+
+  @Test("prefix(during:) removes its lifetime observer when cancelled")
+  func prefixDuringRemovesObserverOnCancel() {
+    let token = Lifetime.Token()
+    let subject = PassthroughSubject<Int, Never>()
+    let first = subject.prefix(during: token.lifetime).sink { _ in }
+    #expect(token.lifetime.observerCount == 1)
+    first.cancel()
+    #expect(token.lifetime.observerCount == 0)
+    for _ in 0..<1_000 {
+      subject.prefix(during: token.lifetime).sink { _ in }.cancel()
+    }
+    #expect(token.lifetime.observerCount == 0)
+  }
+
+  @Test("prefix(during:) removes its lifetime observer when the upstream finishes or fails")
+  func prefixDuringRemovesObserverOnCompletion() {
+    let token = Lifetime.Token()
+    var cancellables: [AnyCancellable] = []
+    for value in 0..<1_000 {
+      Just(value).prefix(during: token.lifetime).sink { _ in }.store(in: &cancellables)
+    }
+    #expect(token.lifetime.observerCount == 0)
+    let subject = PassthroughSubject<Int, TestFailure>()
+    let finishing = PassthroughSubject<Int, Never>()
+    let failed = subject.prefix(during: token.lifetime).record()
+    let finished = finishing.prefix(during: token.lifetime).record()
+    #expect(token.lifetime.observerCount == 2)
+    subject.send(completion: .failure(TestFailure()))
+    finishing.send(completion: .finished)
+    #expect(token.lifetime.observerCount == 0)
+    #expect(failed.receivedCompletion == .failure(TestFailure()))
+    #expect(finished.receivedCompletion == .finished)
+  }
+
+  @Test("a long-lived lifetime does not accumulate observers from finished subscriptions")
+  func longLivedLifetimeStaysEmpty() {
+    let token = Lifetime.Token()
+    let subject = PassthroughSubject<Int, Never>()
+    let probe = SubscriptionProbe(subject)
+    let recorders = (0..<100).map { _ in probe.publisher.prefix(during: token.lifetime).record() }
+    #expect(token.lifetime.observerCount == 100)
+    for recorder in recorders.prefix(50) { recorder.cancel() }
+    #expect(token.lifetime.observerCount == 50)
+    subject.send(completion: .finished)
+    #expect(token.lifetime.observerCount == 0)
+    #expect(probe.cancels == 50)
+    #expect(recorders.suffix(50).allSatisfy { $0.receivedCompletion == .finished })
+  }
+
   @Test("the upstream's completion and cancel pass through prefix(during:)")
   func passesCompletionAndCancel() {
     let token = Lifetime.Token()

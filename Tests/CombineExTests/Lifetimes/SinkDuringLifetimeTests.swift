@@ -2,7 +2,10 @@ import CombineEx
 import CombineExTesting
 import Testing
 
-@Suite("sink(duringLifetimeOf:)")
+/// The tests that count registry entries give the sink a registry of their own
+/// (`sink(duringLifetimeOf:in:...)`), so that their counts are exact. The one test of the shared
+/// registry relies on this suite being serialized: no other suite binds to that registry.
+@Suite("sink(duringLifetimeOf:)", .serialized)
 struct SinkDuringLifetimeTests {
   final class Owner {
     var values: [Int] = []
@@ -83,19 +86,163 @@ struct SinkDuringLifetimeTests {
       ])
   }
 
-  @Test("10,000 finished sinks leave nothing behind")
+  @Test("10,000 finished sinks leave nothing behind: no registry entry, nothing captured")
   func finishedSinksAreForgotten() {
+    let bindings = LifetimeBindings()
     let owner = Owner()
     weak var weakCaptured: Owner?
     do {
       let captured = Owner()
       weakCaptured = captured
       for value in 0..<10_000 {
-        Just(value).sink(duringLifetimeOf: owner, receiveValue: { captured.values.append($0) })
+        Just(value).sink(
+          duringLifetimeOf: owner, in: bindings, receiveValue: { captured.values.append($0) })
       }
       #expect(captured.values.count == 10_000)
     }
+    #expect(bindings.count == 0)
     #expect(weakCaptured == nil)
+  }
+
+  @Test("a sink is registered while it runs and unregistered when its publisher completes")
+  func completionUnregisters() {
+    let bindings = LifetimeBindings()
+    let owner = Owner()
+    let subject = PassthroughSubject<Int, TestFailure>()
+    subject.sink(duringLifetimeOf: owner, in: bindings)
+    subject.sink(duringLifetimeOf: owner, in: bindings)
+    #expect(bindings.count == 2)
+    subject.send(completion: .failure(TestFailure()))
+    #expect(bindings.count == 0)
+  }
+
+  @Test("1,000 cancelled sinks leave no registry entry")
+  func cancelledSinksAreForgotten() {
+    let bindings = LifetimeBindings()
+    let owner = Owner()
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellables = (0..<1_000).map { _ in
+      subject.sink(duringLifetimeOf: owner, in: bindings, receiveValue: { _ in })
+    }
+    #expect(bindings.count == 1_000)
+    for cancellable in cancellables { cancellable.cancel() }
+    #expect(bindings.count == 0)
+  }
+
+  @Test("1,000 sinks whose owners died leave no registry entry after the next event")
+  func sinksOfDeadOwnersAreForgottenOnTheNextEvent() {
+    let bindings = LifetimeBindings()
+    let subject = PassthroughSubject<Int, Never>()
+    var cancels = 0
+    var received = 0
+    var owners = (0..<1_000).map { _ in Owner() }
+    for owner in owners {
+      subject.sink(
+        duringLifetimeOf: owner, in: bindings, receiveValue: { _ in received += 1 },
+        receiveCancel: { cancels += 1 })
+    }
+    #expect(bindings.count == 1_000)
+    owners.removeAll()
+    subject.send(1)
+    #expect(received == 0)
+    #expect(cancels == 1_000)
+    #expect(bindings.count == 0)
+  }
+
+  @Test("the public sink keeps its subscription in the shared registry until it ends")
+  func publicSinkUsesTheSharedRegistry() {
+    let owner = Owner()
+    let subject = PassthroughSubject<Int, Never>()
+    let start = LifetimeBindings.shared.count
+    let cancellable = subject.sink(duringLifetimeOf: owner, receiveValue: { _ in })
+    #expect(LifetimeBindings.shared.count == start + 1)
+    cancellable.cancel()
+    #expect(LifetimeBindings.shared.count == start)
+    Just(1).sink(duringLifetimeOf: owner)
+    #expect(LifetimeBindings.shared.count == start)
+  }
+
+  @Test("a sink ended because its owner is gone releases what its handlers captured")
+  func ownerGoneReleasesHandlers() {
+    let bindings = LifetimeBindings()
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakCaptured: Owner?
+    var owner: Owner? = Owner()
+    do {
+      let captured = Owner()
+      weakCaptured = captured
+      subject.sink(
+        duringLifetimeOf: owner!, in: bindings, receiveValue: { captured.values.append($0) },
+        receiveCancel: { _ = captured })
+    }
+    owner = nil
+    #expect(weakCaptured != nil)  // nothing has noticed yet: no event, no sweep
+    subject.send(1)
+    #expect(weakCaptured == nil)
+    #expect(bindings.count == 0)
+  }
+
+  @Test("the registry's sweep ends a sink whose owner is gone without waiting for an event")
+  func sweepEndsOrphansWithoutAnEvent() {
+    // The registry sweeps when a new sink makes it reach its threshold, 64 entries at first
+    // (then twice the live entries after each sweep): the orphan must be gone by then.
+    let bindings = LifetimeBindings()
+    let quiet = PassthroughSubject<Int, Never>()
+    let probe = SubscriptionProbe(quiet)
+    var cancels = 0
+    weak var weakCaptured: Owner?
+    var owner: Owner? = Owner()
+    do {
+      let captured = Owner()
+      weakCaptured = captured
+      probe.publisher.sink(
+        duringLifetimeOf: owner!, in: bindings, receiveValue: { captured.values.append($0) },
+        receiveCancel: { cancels += 1 })
+    }
+    owner = nil
+    #expect(bindings.count == 1)
+    let liveOwner = Owner()
+    let others = PassthroughSubject<Int, Never>()
+    var bound = 0
+    while cancels == 0, bound < 63 {
+      others.sink(duringLifetimeOf: liveOwner, in: bindings)
+      bound += 1
+    }
+    #expect(cancels == 1)
+    #expect(probe.cancels == 1)
+    #expect(weakCaptured == nil)
+    #expect(bindings.count == bound)
+    quiet.send(1)
+    #expect(cancels == 1)
+  }
+
+  @Test("sinks whose owners died never pile up: 10,000 of them keep the registry under 64")
+  func orphansNeverPileUp() {
+    let bindings = LifetimeBindings()
+    let quiet = PassthroughSubject<Int, Never>()
+    var largest = 0
+    for _ in 0..<10_000 {
+      let owner = Owner()
+      quiet.sink(duringLifetimeOf: owner, in: bindings)
+      largest = max(largest, bindings.count)
+    }
+    #expect(largest <= 64)
+    #expect(bindings.count < 64)
+  }
+
+  @Test("a sweep keeps the sinks whose owners are alive")
+  func sweepKeepsLiveSinks() {
+    let bindings = LifetimeBindings()
+    let liveOwner = Owner()
+    let subject = PassthroughSubject<Int, Never>()
+    var received = 0
+    for _ in 0..<100 {
+      subject.sink(duringLifetimeOf: liveOwner, in: bindings, receiveValue: { _ in received += 1 })
+      subject.sink(duringLifetimeOf: Owner(), in: bindings, receiveValue: { _ in received += 1 })
+    }
+    subject.send(1)
+    #expect(received == 100)
+    #expect(bindings.count == 100)
   }
 
   @Test("cancelled sinks release what their handlers captured")
