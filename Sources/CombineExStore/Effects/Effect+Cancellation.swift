@@ -35,7 +35,9 @@ extension Effect {
   }
 
   /// An effect that, when it runs, cancels every run in flight under `id`, then finishes
-  /// without publishing anything. An id with nothing in flight is ignored.
+  /// without publishing anything. An id with nothing in flight is ignored. A value that
+  /// ``throttle(id:for:scheduler:latest:)`` holds under `id` for the end of its window is
+  /// dropped: it is never published.
   ///
   /// ```swift
   /// let ticks = PassthroughSubject<Int, Never>()
@@ -51,7 +53,7 @@ extension Effect {
   }
 
   /// An effect that, when it runs, cancels every run in flight under each of `ids`, then
-  /// finishes without publishing anything.
+  /// finishes without publishing anything, as ``cancel(id:)`` does for each id.
   ///
   /// ```swift
   /// let cancelAll = Effect<Int, Never>.cancel(ids: [AnyHashable("search"), AnyHashable(42)])

@@ -100,6 +100,28 @@ struct EffectTimingTests {
     #expect(recorder.receivedCompletion == .finished)
   }
 
+  @Test("a debounced value waiting when its id is cancelled is never published")
+  func debounceCancelDropsWaitingValue() {
+    let scheduler = DispatchQueue.test
+    let id = UUID()
+    func send(_ value: Int) -> TestSubscriber<Int, Never> {
+      Effect<Int, Never>(value: value)
+        .debounce(id: id, for: .seconds(1), scheduler: scheduler).record()
+    }
+    let first = send(1)  // at 0: waits until 1
+    scheduler.advance(by: .milliseconds(500))
+    _ = Effect<Int, Never>.cancel(id: id).record()  // at 0.5
+    #expect(first.receivedCompletion == .finished)
+    scheduler.advance(by: .seconds(5))
+    let second = send(2)  // at 5.5: waits its own due time, until 6.5
+    scheduler.advance(by: .milliseconds(999))
+    #expect(second.values == [])
+    scheduler.advance(by: .milliseconds(1))
+    #expect(first.values == [])
+    #expect(second.values == [2])
+    #expect(second.receivedCompletion == .finished)
+  }
+
   @Test("debounce works on any scheduler: RunLoop's test scheduler")
   func debounceOtherScheduler() {
     let scheduler = RunLoop.test
@@ -224,6 +246,125 @@ struct EffectTimingTests {
     #expect(fourth.values == [4])
     scheduler.advance(by: .seconds(1))
     #expect(registry.throttleStateCount(for: ids) == 0)
+  }
+
+  /// A value run as an effect throttled under `id` by 1 s, recorded.
+  func throttle(
+    _ value: Int, id: UUID, scheduler: TestSchedulerOf<DispatchQueue>, latest: Bool
+  ) -> TestSubscriber<Int, Never> {
+    Effect<Int, Never>(value: value)
+      .throttle(id: id, for: .seconds(1), scheduler: scheduler, latest: latest).record()
+  }
+
+  @Test(
+    "a throttled value waiting when its id is cancelled is never published, even by a later run",
+    arguments: [true, false])
+  func throttleCancelDropsWaitingValue(latest: Bool) {
+    let scheduler = DispatchQueue.test
+    let id = UUID()
+    let first = throttle(1, id: id, scheduler: scheduler, latest: latest)  // at 0: window until 1
+    scheduler.advance(by: .milliseconds(250))
+    let second = throttle(2, id: id, scheduler: scheduler, latest: latest)  // waits until 1
+    _ = Effect<Int, Never>.cancel(id: id).record()  // at 0.25
+    #expect(second.receivedCompletion == .finished)
+    scheduler.advance(by: .seconds(5))
+    let third = throttle(3, id: id, scheduler: scheduler, latest: latest)  // at 5.25: at once
+    scheduler.advance(by: .seconds(5))
+    #expect([first, second, third].map(\.values) == [[1], [], [3]])
+  }
+
+  @Test(
+    "after a cancel, a value later in the same window publishes itself at the window's end",
+    arguments: [true, false])
+  func throttleCancelThenSameWindow(latest: Bool) {
+    let scheduler = DispatchQueue.test
+    let id = UUID()
+    let first = throttle(1, id: id, scheduler: scheduler, latest: latest)  // at 0: window until 1
+    scheduler.advance(by: .milliseconds(250))
+    let second = throttle(2, id: id, scheduler: scheduler, latest: latest)  // waits until 1
+    scheduler.advance(by: .milliseconds(250))
+    _ = Effect<Int, Never>.cancel(id: id).record()  // at 0.5
+    scheduler.advance(by: .milliseconds(250))
+    // At 0.75: the cancel dropped 2 but did not reopen the window opened by 1, so 3 waits.
+    let third = throttle(3, id: id, scheduler: scheduler, latest: latest)
+    #expect(third.values == [])
+    scheduler.advance(by: .milliseconds(250))
+    #expect([first, second, third].map(\.values) == [[1], [], [3]])
+    #expect(third.receivedCompletion == .finished)
+  }
+
+  @Test(
+    "cancelling an id clears its throttle state once the window has passed",
+    arguments: [true, false])
+  func throttleCancelForgetsID(latest: Bool) {
+    let scheduler = DispatchQueue.test
+    let registry = CancellationRegistry.shared
+    let id = UUID()
+    _ = throttle(1, id: id, scheduler: scheduler, latest: latest)  // at 0: window until 1
+    scheduler.advance(by: .milliseconds(250))
+    _ = throttle(2, id: id, scheduler: scheduler, latest: latest)  // waits until 1
+    _ = Effect<Int, Never>.cancel(ids: [id]).record()  // at 0.25
+    #expect(registry.throttleStateCount(for: [id]) == 1)  // the window still stands
+    scheduler.advance(by: .milliseconds(749))
+    #expect(registry.throttleStateCount(for: [id]) == 1)
+    scheduler.advance(by: .milliseconds(1))
+    #expect(registry.throttleStateCount(for: [id]) == 0)
+  }
+
+  @Test(
+    "a throttled value whose subscriber cancels is never published, and its id is forgotten",
+    arguments: [true, false])
+  func throttleSubscriberCancel(latest: Bool) {
+    let scheduler = DispatchQueue.test
+    let registry = CancellationRegistry.shared
+    let id = UUID()
+    let first = throttle(1, id: id, scheduler: scheduler, latest: latest)  // at 0: window until 1
+    scheduler.advance(by: .milliseconds(250))
+    let second = throttle(2, id: id, scheduler: scheduler, latest: latest)  // waits until 1
+    second.cancel()
+    scheduler.advance(by: .milliseconds(750))
+    #expect(registry.throttleStateCount(for: [id]) == 0)
+    let third = throttle(3, id: id, scheduler: scheduler, latest: latest)  // at 1: at once
+    #expect([first, second, third].map(\.values) == [[1], [], [3]])
+  }
+
+  @Test(
+    "a waiting value replaced by a run that publishes nothing in the window is dropped",
+    arguments: [true, false])
+  func throttleReplacedBySilentRun(latest: Bool) {
+    let scheduler = DispatchQueue.test
+    let registry = CancellationRegistry.shared
+    let id = UUID()
+    let first = throttle(1, id: id, scheduler: scheduler, latest: latest)  // at 0: window until 1
+    scheduler.advance(by: .milliseconds(250))
+    let second = throttle(2, id: id, scheduler: scheduler, latest: latest)  // waits until 1
+    scheduler.advance(by: .milliseconds(250))
+    // At 0.5 a run with the same id starts, and cancels the run waiting with 2.
+    let values = PassthroughSubject<Int, Never>()
+    let third = Effect(values)
+      .throttle(id: id, for: .seconds(1), scheduler: scheduler, latest: latest).record()
+    #expect(second.receivedCompletion == .finished)
+    scheduler.advance(by: .milliseconds(500))
+    #expect(third.values == [])
+    #expect(registry.throttleStateCount(for: [id]) == 0)
+    scheduler.advance(by: .seconds(5))
+    values.send(3)  // at 6: at once, and itself
+    #expect([first, second, third].map(\.values) == [[1], [], [3]])
+  }
+
+  @Test("a value arriving as the window ends, before the waiting value is published, wins once")
+  func throttleValueAtWindowEnd() {
+    let scheduler = DispatchQueue.test
+    let values = PassthroughSubject<Int, Never>()
+    let recorder = Effect(values)
+      .throttle(id: UUID(), for: .seconds(1), scheduler: scheduler, latest: true).record()
+    // Scheduled first, so at 1 it runs before the publication of the waiting 2.
+    scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { values.send(3) }
+    values.send(1)  // at 0: at once
+    scheduler.advance(by: .milliseconds(500))
+    values.send(2)  // waits until 1
+    scheduler.advance(by: .milliseconds(500))
+    #expect(recorder.values == [1, 3])
   }
 
   @Test("throttle works on any scheduler: OperationQueue's test scheduler")

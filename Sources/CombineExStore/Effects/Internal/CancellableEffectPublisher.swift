@@ -13,7 +13,7 @@ struct CancellableEffectPublisher<Upstream: Publisher>: Publisher {
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let registry = CancellationRegistry.shared
     if cancelInFlight {
-      registry.cancel(key)  // the old runs stop before the new one starts
+      registry.cancelRuns(key)  // the old runs stop before the new one starts
     }
     let run = CancellableRun(downstream: subscriber, key: key)
     registry.insert(run, for: key)

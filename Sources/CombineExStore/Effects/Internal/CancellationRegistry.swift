@@ -12,8 +12,8 @@ protocol RegisteredRun: AnyObject, Sendable {
 ///
 /// Runs are removed by identity when they end, so the end of an old run never removes a newer
 /// run filed under the same id. A throttling state is removed once its window has passed with
-/// nothing waiting (see ``removeThrottleState(for:if:)``), so the table only holds the ids in
-/// use.
+/// no run waiting to publish (see ``removeThrottleState(for:if:)``), so the table only holds the
+/// ids in use.
 package final class CancellationRegistry: @unchecked Sendable {
   // @unchecked Sendable: every stored property is guarded by `lock`; runs are cancelled outside
   // it.
@@ -41,10 +41,30 @@ package final class CancellationRegistry: @unchecked Sendable {
     }
   }
 
-  /// Cancels every run in flight under `key`; returns when each has been told to stop.
+  /// What ``Effect/cancel(id:)`` does: cancels every run in flight under `key`, and drops the
+  /// throttled value waiting under `key`, if any, so that no later run publishes it. Returns
+  /// when each run has been told to stop.
   func cancel(_ key: CancellationKey) {
-    guard let cancelled = lock.withLock({ runs.removeValue(forKey: key) }) else { return }
-    for run in cancelled.values {
+    let cancelled = lock.withLock { () -> [ObjectIdentifier: any RegisteredRun]? in
+      // Dropped in the same critical section as the runs are taken: a value that starts to wait
+      // after this cancel belongs to a run that this cancel does not stop.
+      throttles[key]?.dropPending()
+      return runs.removeValue(forKey: key)
+    }
+    stop(cancelled)
+  }
+
+  /// What `cancelInFlight` does before a new run starts: cancels every run in flight under
+  /// `key`, but keeps a throttled value waiting under `key`, which the new run may carry over
+  /// (`latest: false`). Returns when each run has been told to stop.
+  func cancelRuns(_ key: CancellationKey) {
+    stop(lock.withLock { runs.removeValue(forKey: key) })
+  }
+
+  /// Tells each of `runs` to stop; called outside the lock, since a run finishes its subscriber.
+  private func stop(_ runs: [ObjectIdentifier: any RegisteredRun]?) {
+    guard let runs else { return }
+    for run in runs.values {
       run.cancelFromRegistry()
     }
   }
@@ -60,6 +80,17 @@ package final class CancellationRegistry: @unchecked Sendable {
   ) -> Result {
     lock.withLock {
       body(&throttles[key, default: ThrottleState(generation: retiredThrottleGeneration + 1)])
+    }
+  }
+
+  /// Reads and updates the throttling state of `key` atomically if it has one; returns `nil`
+  /// (and makes none) otherwise.
+  func withExistingThrottleState<Result>(
+    for key: CancellationKey, _ body: (inout ThrottleState) -> Result
+  ) -> Result? {
+    lock.withLock {
+      guard throttles[key] != nil else { return nil }
+      return body(&throttles[key]!)
     }
   }
 
@@ -80,11 +111,56 @@ package final class CancellationRegistry: @unchecked Sendable {
 }
 
 /// What ``Effect/throttle(id:for:scheduler:latest:)`` remembers for one id: when it last
-/// published (a scheduler time, type-erased) and the value waiting for the end of the window.
+/// published (a scheduler time, type-erased) and the value chosen for the end of the window.
 struct ThrottleState {
+  /// The value chosen for the end of the current window, if any.
+  enum Pending {
+    /// No value is waiting.
+    case none
+    /// A run waits on the scheduler to publish this value at the end of the window (the run
+    /// whose waiting value made `generation`).
+    case waiting(Any)
+    /// The run that waited to publish this value was cancelled, but not by
+    /// ``Effect/cancel(id:)`` (which drops the value): its subscriber cancelled, or a new run
+    /// with the same id replaced it (`cancelInFlight`). Nothing publishes it at the end of the
+    /// window; a value arriving later in the same window may still carry it over
+    /// (`latest: false`), as the new run of a replacement does. Once the window has passed, it
+    /// is ignored, and the state can be removed.
+    case orphaned(Any)
+  }
+
   var lastPublished: Any?
-  var pending: Any?
+  var pending = Pending.none
   /// Counts the values that had to wait: only the newest waiting one is published at the end
   /// of the window (it carries the value chosen for the window), the others are dropped.
   var generation: Int
+
+  /// Whether a run waits to publish a value at the end of the window.
+  var isWaiting: Bool {
+    if case .waiting = pending { return true }
+    return false
+  }
+
+  /// The value chosen for the window so far, waiting or orphaned (only meaningful while the
+  /// window lasts).
+  var pendingValue: Any? {
+    switch pending {
+    case .none: nil
+    case .waiting(let value), .orphaned(let value): value
+    }
+  }
+
+  /// The run that waits with the value of `generation` was cancelled: if its value is still the
+  /// one waiting, nothing will publish it any more.
+  mutating func runCancelled(generation: Int) {
+    guard self.generation == generation, case .waiting(let value) = pending else { return }
+    pending = .orphaned(value)
+  }
+
+  /// ``Effect/cancel(id:)``: the value waiting, if any, is never to be published. The window
+  /// opened by the last value published stands (as in TCA, whose cancel leaves the throttle
+  /// times alone), so the id still publishes at most one value per interval.
+  mutating func dropPending() {
+    pending = .none
+  }
 }
