@@ -108,6 +108,17 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   ///
   /// `advance()` (by zero) runs the work due now, such as work scheduled with
   /// `schedule(_:)` or a `receive(on:)` delivery.
+  ///
+  /// ```swift
+  /// let scheduler = DispatchQueue.test
+  /// var ran: [String] = []
+  /// scheduler.schedule { ran.append("now") }
+  /// scheduler.schedule(after: scheduler.now.advanced(by: .seconds(2))) { ran.append("2 s") }
+  /// scheduler.advance()  // runs only the work due now
+  /// #expect(ran == ["now"])
+  /// scheduler.advance(by: .seconds(2))
+  /// #expect(ran == ["now", "2 s"])
+  /// ```
   public func advance(by stride: SchedulerTimeType.Stride = .zero) {
     advance(to: now.advanced(by: stride))
   }
@@ -115,6 +126,17 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// Advances virtual time to `instant`, running every piece of work due at or before it, in
   /// order of due time (first-in first-out for equal times), including work scheduled by that
   /// work. Time never moves backwards: an earlier `instant` only runs the work due now.
+  ///
+  /// ```swift
+  /// let scheduler = DispatchQueue.test
+  /// let start = scheduler.now
+  /// var ran: [Int] = []
+  /// scheduler.schedule(after: start.advanced(by: .seconds(1))) { ran.append(1) }
+  /// scheduler.schedule(after: start.advanced(by: .seconds(3))) { ran.append(3) }
+  /// scheduler.advance(to: start.advanced(by: .seconds(2)))
+  /// #expect(ran == [1])
+  /// #expect(scheduler.now == start.advanced(by: .seconds(2)))
+  /// ```
   public func advance(to instant: SchedulerTimeType) {
     let thisAdvance = lock.withLock { () -> UInt64 in
       advanceCount &+= 1
@@ -132,6 +154,18 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   ///
   /// Repeating work keeps rescheduling itself, so `run()` stops (and records a test issue)
   /// after `limit` pieces of work; cancel repeating work first, or use ``advance(by:)``.
+  ///
+  /// ```swift
+  /// let scheduler = DispatchQueue.test
+  /// let start = scheduler.now
+  /// var output: [Int] = []
+  /// let cancellable = Just(1)
+  ///   .delay(for: .seconds(10), scheduler: scheduler)
+  ///   .sink { output.append($0) }
+  /// scheduler.run()  // moves time to the delayed value's due time and delivers it
+  /// #expect(output == [1])
+  /// #expect(scheduler.now == start.advanced(by: .seconds(10)))
+  /// ```
   public func run(limit: Int = 100_000, sourceLocation: SourceLocation = #_sourceLocation) {
     var executed = 0
     while let last = lock.withLock({ queue.last?.date }) {

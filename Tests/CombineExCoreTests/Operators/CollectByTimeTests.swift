@@ -140,13 +140,20 @@ struct CollectByTimeTests {
     #expect(recorder.values == [[1], [2], [3]])
   }
 
-  @Test("on a real queue, values are grouped by time")
+  @Test("on a real queue, values sent within one interval are grouped")
   func realQueue() async {
     let queue = DispatchQueue(label: "collect")
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = subject.collect(.byTime(queue, .milliseconds(10))).record()
-    subject.send(1)
-    subject.send(2)
+    let recorder = subject.collect(.byTime(queue, .milliseconds(50))).record()
+    // Both values are sent from one block on the queue, so the timer (which ticks on the
+    // queue) cannot end the interval between them, however loaded the machine.
+    await onQueue(queue) {
+      subject.send(1)
+      subject.send(2)
+    }
     #expect(await recorder.values(count: 1) == [[1, 2]])
+    await onQueue(queue) { subject.send(completion: .finished) }
+    #expect(await recorder.completion(timeout: .seconds(30)) == .finished)
+    #expect(recorder.values == [[1, 2]])
   }
 }

@@ -149,12 +149,20 @@ struct DebounceTests {
     #expect(scheduler.pendingWorkCount == 0)
   }
 
-  @Test("on a real queue, the last value of a burst arrives")
+  @Test("on a real queue, only the last value of a burst arrives")
   func realQueue() async {
     let queue = DispatchQueue(label: "debounce")
     let subject = PassthroughSubject<Int, Never>()
-    let recorder = subject.debounce(for: .milliseconds(20), scheduler: queue).record()
-    for value in 0..<5 { subject.send(value) }
+    let recorder = subject.debounce(for: .milliseconds(50), scheduler: queue).record()
+    // The burst is sent from one block on the queue, so no timer can fire between two of its
+    // values, however loaded the machine: only the last value's timer finds it still latest.
+    await onQueue(queue) {
+      for value in 0..<5 { subject.send(value) }
+    }
     #expect(await recorder.values(count: 1) == [4])
+    // Then finish: the completion is all that follows, no earlier value's timer delivers.
+    await onQueue(queue) { subject.send(completion: .finished) }
+    #expect(await recorder.completion(timeout: .seconds(30)) == .finished)
+    #expect(recorder.values == [4])
   }
 }

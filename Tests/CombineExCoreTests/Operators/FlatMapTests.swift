@@ -428,6 +428,50 @@ struct FlatMapTests {
     }
   }
 
+  @Test(
+    "stress: maxPublishers .max(1) concatenates 32 inner publishers fed from eight threads: each inner whole and in order, inners in upstream order, one completion",
+    arguments: [Subscribers.Demand.unlimited, .max(1)])
+  func stressConcat(initialDemand: Subscribers.Demand) async {
+    let innerCount = 32
+    let valuesPerInner = 100
+    let upstream = ManualPublisher<Int, Never>()
+    let inners = (0..<innerCount).map { _ in ManualPublisher<Int, Never>() }
+    // Unlimited demand up front, or one value at a time (asked for again after each value).
+    let subscriber = OrderedStressSubscriber<Int, Never>(
+      initialDemand: initialDemand,
+      demandPerValue: initialDemand == .unlimited ? .none : initialDemand)
+    upstream.flatMap(maxPublishers: .max(1)) { inners[$0] }.subscribe(subscriber)
+    // Threads 0...7 each feed every eighth inner publisher, as soon as the concatenation has
+    // subscribed to it and asked for values; thread 8 sends the inners' indices as the
+    // concatenation asks for them. So each inner's first values race the previous inner's
+    // completion, and the subscription of the next one.
+    await runOnThreads(9) { thread in
+      guard thread < 8 else {
+        for index in 0..<innerCount { upstream.sendWhenDemanded(index) }
+        upstream.send(completion: .finished)
+        return
+      }
+      for index in stride(from: thread, to: innerCount, by: 8) {
+        for value in 0..<valuesPerInner { inners[index].sendWhenDemanded(index * 1000 + value) }
+        inners[index].send(completion: .finished)
+      }
+    }
+    let expected = (0..<innerCount).flatMap { index in
+      (0..<valuesPerInner).map { index * 1000 + $0 }
+    }
+    #expect(subscriber.values == expected)
+    #expect(subscriber.completions == 1)
+    #expect(!subscriber.valueAfterCompletion)
+    #expect(subscriber.overlaps == 0)
+    #expect(inners.allSatisfy { $0.subscriptionCount == 1 })
+    // The upstream is asked for one inner at a time: one up front, one more per finished inner.
+    #expect(upstream.requested <= .max(innerCount + 1))
+    if initialDemand != .unlimited {
+      // Each inner is asked for one value at a time: one, then one more per value delivered.
+      for inner in inners { #expect(inner.requested <= .max(valuesPerInner + 1)) }
+    }
+  }
+
   @Test("stress: a failure racing values from eight threads completes exactly once")
   func stressFailureRace() async {
     for _ in 0..<20 {

@@ -133,22 +133,119 @@ struct MergeManyTests {
     }
   }
 
-  @Test("stress: cancelling while eight threads send stops delivery and cancels every publisher")
+  @Test(
+    "stress: a thread cancels halfway through its sends while seven others keep sending: nothing sent after cancel returns is delivered, nothing twice"
+  )
   func stressCancelWhileSending() async {
-    let subjects = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
-    let subscriber = StressSubscriber<Int, Never>()
-    Publishers.MergeMany(subjects).subscribe(subscriber)
-    await concurrentPerform(9) { thread in
-      if thread == 8 {
-        subscriber.cancelSubscription()
-        return
+    for _ in 0..<3 {
+      let cancels = Counter()
+      let subjects = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
+      let delivered = Counter()
+      let cancelReturned = LockedBox(false)
+      // Values delivered after cancel returned: at most the one a deliverer already had.
+      let lateValues = Counter()
+      let subscriber = OrderedStressSubscriber<Int, Never>(onValue: { _ in
+        delivered.increment()
+        if cancelReturned.withLock({ $0 }) { lateValues.increment() }
+      })
+      Publishers.MergeMany(subjects.map { $0.handleEvents(receiveCancel: { cancels.increment() }) })
+        .subscribe(subscriber)
+      // For each thread, the first of its values that it sent after cancel returned.
+      let firstSentAfterCancel = LockedBox([Int](repeating: .max, count: 8))
+      let started = LockedBox(0)
+      await concurrentPerform(8) { thread in
+        started.withLock { $0 += 1 }
+        while started.withLock({ $0 }) < 8 { sched_yield() }
+        guard thread == 7 else {
+          // Threads 0...6 send until a hundred values after the cancel, so that they are
+          // sending before, while and after thread 7 cancels (yielding after each value, so
+          // that the delivering thread keeps up; 5,000 values at most).
+          var sentAfterCancel = 0
+          for value in 0..<5000 {
+            if cancelReturned.withLock({ $0 }) {
+              if sentAfterCancel == 0 { firstSentAfterCancel.withLock { $0[thread] = value } }
+              sentAfterCancel += 1
+              if sentAfterCancel > 100 { break }
+            }
+            subjects[thread].send(thread * 100_000 + value)
+            sched_yield()
+          }
+          return
+        }
+        // Thread 7 starts once the others' values are being delivered, and cancels halfway.
+        while delivered.value < 50 { sched_yield() }
+        for value in 0..<100 {
+          if value == 50 {
+            subscriber.cancel()
+            cancelReturned.withLock { $0 = true }
+            firstSentAfterCancel.withLock { $0[7] = 50 }
+          }
+          subjects[7].send(7 * 100_000 + value)
+        }
       }
-      for value in 0..<500 { subjects[thread].send(value) }
+      let values = subscriber.values
+      let firstLate = firstSentAfterCancel.withLock { $0 }
+      for thread in 0..<8 {
+        let sent = values.filter { $0 / 100_000 == thread }.map { $0 % 100_000 }
+        #expect(sent.allSatisfy { $0 < firstLate[thread] })
+        #expect(isIncreasing(sent))
+      }
+      #expect(lateValues.value <= 1)
+      #expect(Set(values).count == values.count)
+      #expect(cancels.value == 8)
+      #expect(subscriber.overlaps == 0)
+      #expect(subscriber.completions == 0)
     }
-    let countAfterCancel = subscriber.values.count
-    for subject in subjects { subject.send(1) }
-    #expect(subscriber.values.count == countAfterCancel)
-    #expect(subscriber.overlaps == 0)
-    #expect(subscriber.completions == 0)
+  }
+
+  @Test(
+    "stress: cancelling from inside receive while eight threads keep sending delivers nothing after that value"
+  )
+  func stressCancelFromReceiveWhileSending() async {
+    for _ in 0..<3 {
+      let cancels = Counter()
+      let subjects = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
+      let delivered = Counter()
+      let cancelled = LockedBox(false)
+      // The subscriber, for its own receive to cancel; emptied at the end to break the cycle.
+      let cancelTarget = LockedBox<OrderedStressSubscriber<Int, Never>?>(nil)
+      let subscriber = OrderedStressSubscriber<Int, Never>(onValue: { _ in
+        guard delivered.increment() == 200 else { return }
+        cancelTarget.withLock { $0 }?.cancel()
+        cancelled.withLock { $0 = true }
+      })
+      cancelTarget.withLock { $0 = subscriber }
+      Publishers.MergeMany(subjects.map { $0.handleEvents(receiveCancel: { cancels.increment() }) })
+        .subscribe(subscriber)
+      let started = LockedBox(0)
+      await concurrentPerform(8) { thread in
+        started.withLock { $0 += 1 }
+        while started.withLock({ $0 }) < 8 { sched_yield() }
+        // Send until a hundred values after the cancel (yielding after each value, so that
+        // the delivering thread keeps up; 5,000 values at most).
+        var sentAfterCancel = 0
+        for value in 0..<5000 {
+          if cancelled.withLock({ $0 }) {
+            sentAfterCancel += 1
+            if sentAfterCancel > 100 { break }
+          }
+          subjects[thread].send(thread * 100_000 + value)
+          sched_yield()
+        }
+      }
+      cancelTarget.withLock { $0 = nil }
+      let values = subscriber.values
+      // Deliveries are serial, so the cancel ran on the only delivering thread: the value
+      // that cancelled is the last one delivered, though the others kept sending.
+      #expect(values.count == 200)
+      #expect(delivered.value == 200)
+      #expect(Set(values).count == values.count)
+      for thread in 0..<8 {
+        #expect(isIncreasing(values.filter { $0 / 100_000 == thread }))
+      }
+      #expect(cancels.value == 8)
+      #expect(subscriber.overlaps == 0)
+      #expect(subscriber.completions == 0)
+    }
   }
 }

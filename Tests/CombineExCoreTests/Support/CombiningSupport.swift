@@ -48,10 +48,20 @@ final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
 }
 
 /// One subscription of a ``ManualPublisher``.
+///
+/// Safe to drive from several threads at once (the CombineLatest and Zip stress tests send
+/// into one input from two threads): `send` and `send(completion:)` take `deliveryLock` around
+/// the call to the downstream, so the downstream receives one event at a time per
+/// subscription, as the subscriber rules require of a publisher.
 final class ManualSubscription<Output, Failure: Error>: Subscription, @unchecked Sendable {
-  // @unchecked Sendable: every stored property is guarded by `lock`; values are sent by one
-  // thread at a time per subscription (the test's producer).
+  // @unchecked Sendable: every stored property is guarded by `lock`, and `deliveryLock`
+  // serializes the calls to the downstream.
   private let lock = NSLock()
+  /// Held while the downstream receives an event. Recursive, so that the downstream may send
+  /// into this subscription again from inside `receive`; `request` and `cancel` never take it,
+  /// so the downstream may call them from inside `receive` and other threads are not blocked
+  /// by a delivery to ask for values or cancel.
+  private let deliveryLock = NSRecursiveLock()
   private var downstream: AnySubscriber<Output, Failure>?
   private var outstanding = Subscribers.Demand.none
   private var total = Subscribers.Demand.none
@@ -86,8 +96,11 @@ final class ManualSubscription<Output, Failure: Error>: Subscription, @unchecked
     }
   }
 
-  /// Delivers `value` if there is demand; returns whether it did.
+  /// Delivers `value` if there is demand; returns whether it did. A send from another thread
+  /// waits until the delivery in progress returns.
   func send(_ value: Output) -> Bool {
+    deliveryLock.lock()
+    defer { deliveryLock.unlock() }
     let downstream = lock.withLock { () -> AnySubscriber<Output, Failure>? in
       guard !cancelled, outstanding > 0, let downstream = self.downstream else { return nil }
       outstanding -= 1
@@ -103,6 +116,8 @@ final class ManualSubscription<Output, Failure: Error>: Subscription, @unchecked
   }
 
   func send(completion: Subscribers.Completion<Failure>) {
+    deliveryLock.lock()
+    defer { deliveryLock.unlock() }
     let downstream = lock.withLock { () -> AnySubscriber<Output, Failure>? in
       defer { self.downstream = nil }
       return cancelled ? nil : self.downstream

@@ -177,3 +177,14 @@ final class Log<Value>: @unchecked Sendable {
 
   func append(_ value: Value) { lock.withLock { stored.append(value) } }
 }
+
+/// Runs `body` as one block on `queue` and resumes when it has run: work the body schedules on
+/// that (serial) queue, such as a timer, cannot run in the middle of it.
+func onQueue(_ queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) async {
+  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    queue.async {
+      body()
+      continuation.resume()
+    }
+  }
+}

@@ -84,6 +84,14 @@ extension Publishers {
 
     /// Merges this publisher's two upstream publishers and one more into one
     /// `Publishers.Merge3`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge(Just(1), Just(2))
+    /// let cancellable = merged
+    ///   .merge(with: Just(3))  // one Publishers.Merge3
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3
+    /// ```
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge3<A, B, P>
     where B.Failure == P.Failure, B.Output == P.Output {
       Publishers.Merge3(a, b, other)
@@ -91,6 +99,14 @@ extension Publishers {
 
     /// Merges this publisher's two upstream publishers and two more into one
     /// `Publishers.Merge4`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge(Just(1), Just(2))
+    /// let cancellable = merged
+    ///   .merge(with: Just(3), Just(4))  // one Publishers.Merge4
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4
+    /// ```
     public func merge<Z, Y>(
       with z: Z, _ y: Y
     ) -> Publishers.Merge4<A, B, Z, Y>
@@ -104,6 +120,14 @@ extension Publishers {
 
     /// Merges this publisher's two upstream publishers and three more into one
     /// `Publishers.Merge5`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge(Just(1), Just(2))
+    /// let cancellable = merged
+    ///   .merge(with: Just(3), Just(4), Just(5))  // one Publishers.Merge5
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5
+    /// ```
     public func merge<Z, Y, X>(
       with z: Z, _ y: Y, _ x: X
     ) -> Publishers.Merge5<A, B, Z, Y, X>
@@ -118,6 +142,14 @@ extension Publishers {
 
     /// Merges this publisher's two upstream publishers and four more into one
     /// `Publishers.Merge6`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge(Just(1), Just(2))
+    /// let cancellable = merged
+    ///   .merge(with: Just(3), Just(4), Just(5), Just(6))  // one Publishers.Merge6
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6
+    /// ```
     public func merge<Z, Y, X, W>(
       with z: Z, _ y: Y, _ x: X, _ w: W
     ) -> Publishers.Merge6<A, B, Z, Y, X, W>
@@ -133,6 +165,14 @@ extension Publishers {
 
     /// Merges this publisher's two upstream publishers and five more into one
     /// `Publishers.Merge7`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge(Just(1), Just(2))
+    /// let cancellable = merged
+    ///   .merge(with: Just(3), Just(4), Just(5), Just(6), Just(7))  // one Publishers.Merge7
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6, 7
+    /// ```
     public func merge<Z, Y, X, W, V>(
       with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V
     ) -> Publishers.Merge7<A, B, Z, Y, X, W, V>
@@ -149,6 +189,14 @@ extension Publishers {
 
     /// Merges this publisher's two upstream publishers and six more into one
     /// `Publishers.Merge8`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge(Just(1), Just(2))
+    /// let cancellable = merged
+    ///   .merge(with: Just(3), Just(4), Just(5), Just(6), Just(7), Just(8))  // one Publishers.Merge8
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6, 7, 8
+    /// ```
     public func merge<Z, Y, X, W, V, U>(
       with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V, _ u: U
     ) -> Publishers.Merge8<A, B, Z, Y, X, W, V, U>

@@ -80,6 +80,14 @@ extension Publishers {
 
     /// Merges this publisher's three upstream publishers and one more into one
     /// `Publishers.Merge4`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge3(Just(1), Just(2), Just(3))
+    /// let cancellable = merged
+    ///   .merge(with: Just(4))  // one Publishers.Merge4
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4
+    /// ```
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge4<A, B, C, P>
     where C.Failure == P.Failure, C.Output == P.Output {
       Publishers.Merge4(a, b, c, other)
@@ -87,6 +95,14 @@ extension Publishers {
 
     /// Merges this publisher's three upstream publishers and two more into one
     /// `Publishers.Merge5`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge3(Just(1), Just(2), Just(3))
+    /// let cancellable = merged
+    ///   .merge(with: Just(4), Just(5))  // one Publishers.Merge5
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5
+    /// ```
     public func merge<Z, Y>(
       with z: Z, _ y: Y
     ) -> Publishers.Merge5<A, B, C, Z, Y>
@@ -100,6 +116,14 @@ extension Publishers {
 
     /// Merges this publisher's three upstream publishers and three more into one
     /// `Publishers.Merge6`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge3(Just(1), Just(2), Just(3))
+    /// let cancellable = merged
+    ///   .merge(with: Just(4), Just(5), Just(6))  // one Publishers.Merge6
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6
+    /// ```
     public func merge<Z, Y, X>(
       with z: Z, _ y: Y, _ x: X
     ) -> Publishers.Merge6<A, B, C, Z, Y, X>
@@ -114,6 +138,14 @@ extension Publishers {
 
     /// Merges this publisher's three upstream publishers and four more into one
     /// `Publishers.Merge7`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge3(Just(1), Just(2), Just(3))
+    /// let cancellable = merged
+    ///   .merge(with: Just(4), Just(5), Just(6), Just(7))  // one Publishers.Merge7
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6, 7
+    /// ```
     public func merge<Z, Y, X, W>(
       with z: Z, _ y: Y, _ x: X, _ w: W
     ) -> Publishers.Merge7<A, B, C, Z, Y, X, W>
@@ -129,6 +161,14 @@ extension Publishers {
 
     /// Merges this publisher's three upstream publishers and five more into one
     /// `Publishers.Merge8`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge3(Just(1), Just(2), Just(3))
+    /// let cancellable = merged
+    ///   .merge(with: Just(4), Just(5), Just(6), Just(7), Just(8))  // one Publishers.Merge8
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6, 7, 8
+    /// ```
     public func merge<Z, Y, X, W, V>(
       with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V
     ) -> Publishers.Merge8<A, B, C, Z, Y, X, W, V>

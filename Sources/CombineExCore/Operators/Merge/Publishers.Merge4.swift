@@ -88,6 +88,14 @@ extension Publishers {
 
     /// Merges this publisher's four upstream publishers and one more into one
     /// `Publishers.Merge5`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge4(Just(1), Just(2), Just(3), Just(4))
+    /// let cancellable = merged
+    ///   .merge(with: Just(5))  // one Publishers.Merge5
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5
+    /// ```
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge5<A, B, C, D, P>
     where D.Failure == P.Failure, D.Output == P.Output {
       Publishers.Merge5(a, b, c, d, other)
@@ -95,6 +103,14 @@ extension Publishers {
 
     /// Merges this publisher's four upstream publishers and two more into one
     /// `Publishers.Merge6`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge4(Just(1), Just(2), Just(3), Just(4))
+    /// let cancellable = merged
+    ///   .merge(with: Just(5), Just(6))  // one Publishers.Merge6
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6
+    /// ```
     public func merge<Z, Y>(
       with z: Z, _ y: Y
     ) -> Publishers.Merge6<A, B, C, D, Z, Y>
@@ -108,6 +124,14 @@ extension Publishers {
 
     /// Merges this publisher's four upstream publishers and three more into one
     /// `Publishers.Merge7`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge4(Just(1), Just(2), Just(3), Just(4))
+    /// let cancellable = merged
+    ///   .merge(with: Just(5), Just(6), Just(7))  // one Publishers.Merge7
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6, 7
+    /// ```
     public func merge<Z, Y, X>(
       with z: Z, _ y: Y, _ x: X
     ) -> Publishers.Merge7<A, B, C, D, Z, Y, X>
@@ -122,6 +146,14 @@ extension Publishers {
 
     /// Merges this publisher's four upstream publishers and four more into one
     /// `Publishers.Merge8`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge4(Just(1), Just(2), Just(3), Just(4))
+    /// let cancellable = merged
+    ///   .merge(with: Just(5), Just(6), Just(7), Just(8))  // one Publishers.Merge8
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6, 7, 8
+    /// ```
     public func merge<Z, Y, X, W>(
       with z: Z, _ y: Y, _ x: X, _ w: W
     ) -> Publishers.Merge8<A, B, C, D, Z, Y, X, W>

@@ -97,6 +97,14 @@ extension Publishers {
 
     /// Merges this publisher's five upstream publishers and one more into one
     /// `Publishers.Merge6`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge5(Just(1), Just(2), Just(3), Just(4), Just(5))
+    /// let cancellable = merged
+    ///   .merge(with: Just(6))  // one Publishers.Merge6
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6
+    /// ```
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge6<A, B, C, D, E, P>
     where E.Failure == P.Failure, E.Output == P.Output {
       Publishers.Merge6(a, b, c, d, e, other)
@@ -104,6 +112,14 @@ extension Publishers {
 
     /// Merges this publisher's five upstream publishers and two more into one
     /// `Publishers.Merge7`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge5(Just(1), Just(2), Just(3), Just(4), Just(5))
+    /// let cancellable = merged
+    ///   .merge(with: Just(6), Just(7))  // one Publishers.Merge7
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6, 7
+    /// ```
     public func merge<Z, Y>(
       with z: Z, _ y: Y
     ) -> Publishers.Merge7<A, B, C, D, E, Z, Y>
@@ -117,6 +133,14 @@ extension Publishers {
 
     /// Merges this publisher's five upstream publishers and three more into one
     /// `Publishers.Merge8`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge5(Just(1), Just(2), Just(3), Just(4), Just(5))
+    /// let cancellable = merged
+    ///   .merge(with: Just(6), Just(7), Just(8))  // one Publishers.Merge8
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6, 7, 8
+    /// ```
     public func merge<Z, Y, X>(
       with z: Z, _ y: Y, _ x: X
     ) -> Publishers.Merge8<A, B, C, D, E, Z, Y, X>

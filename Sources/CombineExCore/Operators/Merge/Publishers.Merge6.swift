@@ -106,6 +106,14 @@ extension Publishers {
 
     /// Merges this publisher's six upstream publishers and one more into one
     /// `Publishers.Merge7`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge6(Just(1), Just(2), Just(3), Just(4), Just(5), Just(6))
+    /// let cancellable = merged
+    ///   .merge(with: Just(7))  // one Publishers.Merge7
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6, 7
+    /// ```
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge7<A, B, C, D, E, F, P>
     where F.Failure == P.Failure, F.Output == P.Output {
       Publishers.Merge7(a, b, c, d, e, f, other)
@@ -113,6 +121,14 @@ extension Publishers {
 
     /// Merges this publisher's six upstream publishers and two more into one
     /// `Publishers.Merge8`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge6(Just(1), Just(2), Just(3), Just(4), Just(5), Just(6))
+    /// let cancellable = merged
+    ///   .merge(with: Just(7), Just(8))  // one Publishers.Merge8
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6, 7, 8
+    /// ```
     public func merge<Z, Y>(
       with z: Z, _ y: Y
     ) -> Publishers.Merge8<A, B, C, D, E, F, Z, Y>

@@ -114,6 +114,15 @@ extension Publishers {
 
     /// Merges this publisher's seven upstream publishers and one more into one
     /// `Publishers.Merge8`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.Merge7(
+    ///   Just(1), Just(2), Just(3), Just(4), Just(5), Just(6), Just(7))
+    /// let cancellable = merged
+    ///   .merge(with: Just(8))  // one Publishers.Merge8
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3, 4, 5, 6, 7, 8
+    /// ```
     public func merge<P: Publisher>(with other: P) -> Publishers.Merge8<A, B, C, D, E, F, G, P>
     where G.Failure == P.Failure, G.Output == P.Output {
       Publishers.Merge8(a, b, c, d, e, f, g, other)

@@ -72,6 +72,14 @@ extension Publishers {
     }
 
     /// Adds one more upstream publisher to merge, returning one flat `MergeMany`.
+    ///
+    /// ```swift
+    /// let merged = Publishers.MergeMany(Just(1), Just(2))
+    /// let cancellable = merged
+    ///   .merge(with: Just(3))  // still one MergeMany, of three publishers
+    ///   .sink { print($0) }
+    /// // Prints: 1, 2, 3
+    /// ```
     public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
       Publishers.MergeMany(publishers + [other])
     }
