@@ -70,12 +70,7 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingSubscription = status else { return false }
-      status = .subscribed(subscription)
-      return true
-    }
-    guard accepted else {
+    guard lock.withLock({ status.accept(subscription) }) else {
       subscription.cancel()
       return
     }
@@ -134,21 +129,13 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
-    }
-    upstream?.request(demand)
+    lock.withLock { status.upstream }?.request(demand)
   }
 
   @inlinable
   func cancel() {
     terminated.store(true, ordering: .releasing)
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      defer { status = .terminated }
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
-    }
+    let upstream = lock.withLock { status.terminate() }
     upstream?.cancel()
   }
 }

@@ -52,12 +52,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingSubscription = status else { return false }
-      status = .subscribed(subscription)
-      return true
-    }
-    guard accepted else {
+    guard lock.withLock({ status.accept(subscription) }) else {
       subscription.cancel()
       return
     }
@@ -106,31 +101,19 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
   func deliver() {
     let demand = outbox.deliverOne()
     guard demand > .none else { return }
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
-    }
-    upstream?.request(demand)
+    lock.withLock { status.upstream }?.request(demand)
   }
 
   // MARK: Subscription (downstream side)
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
-    }
-    upstream?.request(demand)
+    lock.withLock { status.upstream }?.request(demand)
   }
 
   @inlinable
   func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      defer { status = .terminated }
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
-    }
+    let upstream = lock.withLock { status.terminate() }
     outbox.close()
     upstream?.cancel()
   }
