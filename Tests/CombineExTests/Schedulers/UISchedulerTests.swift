@@ -92,17 +92,21 @@ extension MainQueueTests {
       let log = EventLog()
       let cancellable = CancellableBox()
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let scheduler = UIScheduler.shared
-        let repeating = scheduler.schedule(
-          after: scheduler.now, interval: .milliseconds(1)
-        ) {
-          log.append("tick on main: \(MainQueue.isCurrent)")
-          if log.values.count == 3 {
-            cancellable.cancel()
-            continuation.resume()
+        // Scheduled from the main queue, so no tick (which runs there too) can come before
+        // the store below.
+        DispatchQueue.main.async {
+          let scheduler = UIScheduler.shared
+          let repeating = scheduler.schedule(
+            after: scheduler.now, interval: .milliseconds(1)
+          ) {
+            log.append("tick on main: \(MainQueue.isCurrent)")
+            if log.values.count == 3 {
+              cancellable.cancel()
+              continuation.resume()
+            }
           }
+          cancellable.store(repeating)
         }
-        cancellable.store(repeating)
       }
       await MainQueue.drain()
       #expect(log.values == Array(repeating: "tick on main: true", count: 3))

@@ -51,18 +51,28 @@ final class EventLog: Sendable {
   var values: [String] { events.withLock { $0 } }
 }
 
-/// Holds a cancellable that work on another thread cancels.
+/// Holds a cancellable that work on another thread cancels. A cancel that comes before the
+/// cancellable is stored is remembered: storing it afterwards cancels it at once, so work that
+/// fires before its `store` cannot outlive its cancel.
 final class CancellableBox: @unchecked Sendable {
-  // @unchecked Sendable: `cancellable` is guarded by `lock`.
+  // @unchecked Sendable: `cancellable` and `isCancelled` are guarded by `lock`.
   private let lock = NSLock()
   private var cancellable: (any Cancellable)?
+  private var isCancelled = false
 
   func store(_ cancellable: any Cancellable) {
-    lock.withLock { self.cancellable = cancellable }
+    let cancelNow = lock.withLock {
+      self.cancellable = cancellable
+      return isCancelled
+    }
+    if cancelNow { cancellable.cancel() }
   }
 
   func cancel() {
-    let cancellable = lock.withLock { self.cancellable }
+    let cancellable = lock.withLock {
+      isCancelled = true
+      return self.cancellable
+    }
     cancellable?.cancel()
   }
 }
