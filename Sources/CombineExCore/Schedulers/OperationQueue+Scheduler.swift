@@ -139,7 +139,7 @@ extension OperationQueue: Scheduler {
   ) {
     let action = UncheckedAction(action)
     let queue = UncheckedOperationQueue(self)
-    DispatchQueue.global().asyncAfter(deadline: dispatchTime(for: date)) {
+    OperationQueueTimers.handOff.asyncAfter(deadline: dispatchTime(for: date)) {
       queue.queue.addOperation { action.run() }
     }
   }
@@ -228,4 +228,12 @@ private final class OperationQueueRepetition: Cancellable, @unchecked Sendable {
     }
     timer?.cancel()
   }
+}
+
+/// Where delayed operations wait for their date.
+private enum OperationQueueTimers {
+  /// A serial queue, so that actions due one after the other are added to their operation
+  /// queue in due order even when the timers fire late and together (on the concurrent global
+  /// queue, two hand-offs could run on two threads and add their operations in either order).
+  static let handOff = DispatchQueue(label: "CombineEx.OperationQueue.schedule(after:)")
 }
