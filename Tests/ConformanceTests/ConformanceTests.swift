@@ -42,7 +42,7 @@ struct ConformanceTests {
 enum ConformanceChecks {
   /// Random scenarios per case and check (kept small: the whole suite runs in seconds).
   static let randomScenarioCount = 100
-  static let reentrancyScenarioCount = 40
+  static let reentrancyScenarioCount = 100
   static let misbehavingScenarioCount = 32
 
   /// Runs `checks` on a thread of its own and reports a deadlock if it does not finish in time.

@@ -135,6 +135,73 @@ struct MergeTests {
     #expect(second.isCancelled)
   }
 
+  @Test("a failure sent from inside receive comes after the values sent before it")
+  func failureAfterValuesQueuedBehindADelivery() {
+    let first = PassthroughSubject<Int, TestError>()
+    let second = PassthroughSubject<Int, TestError>()
+    var received: [Int] = []
+    var completion: Subscribers.Completion<TestError>?
+    let cancellable = first.merge(with: second).sink(
+      receiveCompletion: { completion = $0 },
+      receiveValue: { value in
+        received.append(value)
+        if value == 1 {
+          // Both arrive while 1 is being delivered: 2 waits behind it, then the failure.
+          second.send(2)
+          first.send(completion: .failure(TestError(3)))
+        }
+      })
+    first.send(1)
+    #expect(received == [1, 2])
+    #expect(completion?.failure == TestError(3))
+    withExtendedLifetime(cancellable) {}
+  }
+
+  @Test("a failure from inside receive drops a queued value that has no demand")
+  func failureDropsQueuedValueWithoutDemand() {
+    let first = PassthroughSubject<Int, TestError>()
+    let second = PassthroughSubject<Int, TestError>()
+    let recorder = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+    let subscriber = AnySubscriber<Int, TestError>(
+      receiveSubscription: { recorder.receive(subscription: $0) },
+      receiveValue: { value in
+        _ = recorder.receive(value)
+        // `second` was asked for a value too (each input is granted the free demand), but 1
+        // used up the subscriber's demand: 2 waits for more, and the failure drops it.
+        second.send(2)
+        first.send(completion: .failure(TestError(3)))
+        return .none
+      },
+      receiveCompletion: { recorder.receive(completion: $0) })
+    first.merge(with: second).subscribe(subscriber)
+    first.send(1)
+    #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion?.failure == TestError(3))
+    #expect(recorder.completionCount == 1)
+  }
+
+  @Test("demand asked inside receive serves values queued before a failure")
+  func demandInsideReceiveServesValuesBeforeFailure() {
+    let first = PassthroughSubject<Int, TestError>()
+    let recorder = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+    let subscriber = AnySubscriber<Int, TestError>(
+      receiveSubscription: { recorder.receive(subscription: $0) },
+      receiveValue: { value in
+        _ = recorder.receive(value)
+        if value == 1 {
+          recorder.request(.max(1))  // Reaches the subject, which then sends 2 at once.
+          first.send(2)
+          first.send(completion: .failure(TestError(3)))
+        }
+        return .none
+      },
+      receiveCompletion: { recorder.receive(completion: $0) })
+    Publishers.MergeMany([first]).subscribe(subscriber)
+    first.send(1)
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.receivedCompletion?.failure == TestError(3))
+  }
+
   @Test("after a synchronous failure of the first publisher, the others are not subscribed")
   func failureDuringSubscription() {
     let second = ManualPublisher<Int, TestError>()

@@ -27,9 +27,13 @@
 ///
 /// ## Completion
 /// A failure of any input or of the upstream ends the merge at once: every other input (and the
-/// upstream) is cancelled, buffered values are dropped, and the failure is delivered as soon as
-/// the current delivery (if any) returns. `.finished` waits until the upstream and every input
-/// finished and every buffered value was delivered.
+/// upstream) is cancelled, and the failure is delivered as soon as the current delivery (if
+/// any) returns, after the values that arrived before it and are covered by the downstream's
+/// demand. Those are values that came in while a delivery was in progress (from another thread,
+/// or from inside `receive`); delivering them keeps the outcome independent of that timing (an
+/// input that sends a value and then fails, from inside a `receive` that asked for more, would
+/// otherwise lose the value). Values still waiting for demand are dropped. `.finished` waits
+/// until the upstream and every input finished and every buffered value was delivered.
 @usableFromInline
 struct MergeStateMachine<Output, Failure: Error> {
   /// Where the merge is in its life (see ``MergeState``).
@@ -143,7 +147,10 @@ struct MergeStateMachine<Output, Failure: Error> {
     case .active, .finishing:
       addDemand(more, &action)
       if !isDelivering { action.deliver = nextDelivery() }
-    case .failing, .terminated:
+    case .failing:
+      // The deliverer is still sending the values that came before the failure.
+      demand += more
+    case .terminated:
       break
     }
     return action
@@ -167,7 +174,9 @@ struct MergeStateMachine<Output, Failure: Error> {
     switch state {
     case .active, .finishing:
       if more > 0 { addDemand(more, &action) }
-    case .failing, .terminated:
+    case .failing:
+      demand += more  // For the values that came before the failure; inputs are cancelled.
+    case .terminated:
       break
     }
     action.deliver = nextDelivery()
@@ -184,6 +193,7 @@ struct MergeStateMachine<Output, Failure: Error> {
     case .failing:
       state = .terminated  // Everything was already cancelled; the failure is not delivered.
       pendingFailure = nil
+      buffer.removeAll()
       return []
     case .terminated:
       return []
@@ -343,8 +353,14 @@ struct MergeStateMachine<Output, Failure: Error> {
   mutating func nextDelivery() -> Delivery? {
     switch state {
     case .failing:
+      if demand > 0, let value = buffer.popFirst() {
+        demand -= 1
+        isDelivering = true
+        return .value(value)
+      }
       state = .terminated
       isDelivering = false
+      buffer.removeAll()
       defer { pendingFailure = nil }
       return pendingFailure.map { .failure($0) }
     case .terminated:
@@ -373,29 +389,36 @@ struct MergeStateMachine<Output, Failure: Error> {
     if !isDelivering { action.deliver = nextDelivery() }
   }
 
-  /// Ends the merge with a failure: cancels everything else, drops the buffer, and delivers the
-  /// failure now or (if a delivery is in progress) right after it.
+  /// Ends the merge with a failure: cancels everything else and delivers the failure now or,
+  /// if a delivery is in progress, once the deliverer has sent the buffered values the demand
+  /// covers. (Without a delivery in progress, buffered values are waiting for demand: dropped.)
   @inlinable
   mutating func fail(_ failure: Failure) -> Action {
-    var action = Action(cancel: releaseEverything())
+    let action = Action(cancel: releaseInputs())
     if isDelivering {
       state = .failing
       pendingFailure = failure
-    } else {
-      state = .terminated
-      action.deliver = .failure(failure)
+      return action
     }
-    return action
+    buffer.removeAll()
+    state = .terminated
+    return Action(cancel: action.cancel, deliver: .failure(failure))
   }
 
   /// Forgets every input, the upstream and the buffer; returns the subscriptions to cancel.
   @inlinable
   mutating func releaseEverything() -> [any Subscription] {
+    buffer.removeAll()
+    return releaseInputs()
+  }
+
+  /// Forgets every input and the upstream; returns their subscriptions, to cancel.
+  @inlinable
+  mutating func releaseInputs() -> [any Subscription] {
     var subscriptions = inputs.compactMap(\.subscription)
     if let upstream { subscriptions.append(upstream) }
     inputs.removeAll()
     upstream = nil
-    buffer.removeAll()
     return subscriptions
   }
 }
@@ -410,8 +433,9 @@ enum MergeState {
   /// The upstream and every input finished: `.finished` goes downstream once the buffered
   /// values have been delivered (which may wait for demand).
   case finishing
-  /// A failure arrived while a delivery was in progress: the deliverer sends it downstream when
-  /// that delivery returns. Inputs are already cancelled and the buffer emptied.
+  /// A failure arrived while a delivery was in progress: when that delivery returns, the
+  /// deliverer sends the buffered values the demand covers, then the failure. Inputs are
+  /// already cancelled.
   case failing
   /// The completion was handed to a deliverer, or the downstream cancelled: every later event
   /// is ignored and late subscriptions are cancelled.
