@@ -1,6 +1,7 @@
 import CombineExCore
 import Foundation
 import Synchronization
+import Testing
 
 /// What a ``UpstreamProbe`` saw: every demand requested from the upstream and every cancel.
 final class UpstreamLog: Sendable {
@@ -185,6 +186,41 @@ func onQueue(_ queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) asy
     queue.async {
       body()
       continuation.resume()
+    }
+  }
+}
+
+/// Checks `schedule(after:)` on a real scheduler: an action due in 20 ms, then one due in 10 ms,
+/// each run no earlier than asked, and in due order.
+///
+/// On a loaded machine the test thread can stall between the two calls past the earlier
+/// deadline; such a round proves nothing about order and is tried again, with a new scheduler
+/// (an idle machine never needs to). Every round checks that nothing ran early.
+func expectScheduleAfterRunsInDueOrder<S: Scheduler>(
+  on makeScheduler: () -> (scheduler: S, stop: () -> Void),
+  sourceLocation: SourceLocation = #_sourceLocation
+) async {
+  for _ in 0..<5 {
+    let (scheduler, stop) = makeScheduler()
+    defer { stop() }
+    let start = scheduler.now
+    let ranAt = Log<(Int, S.SchedulerTimeType)>()
+    let bothRan = Flag()
+    for milliseconds in [20, 10] {
+      scheduler.schedule(after: start.advanced(by: .milliseconds(milliseconds))) {
+        ranAt.append((milliseconds, scheduler.now))
+        if ranAt.count == 2 { bothRan.raise() }
+      }
+    }
+    let setUp = start.distance(to: scheduler.now)
+    #expect(await bothRan.wait(), sourceLocation: sourceLocation)
+    for (milliseconds, time) in ranAt.values {
+      #expect(
+        start.distance(to: time) >= .milliseconds(milliseconds), sourceLocation: sourceLocation)
+    }
+    if setUp < .milliseconds(10) {
+      #expect(ranAt.values.map(\.0) == [10, 20], sourceLocation: sourceLocation)
+      return
     }
   }
 }

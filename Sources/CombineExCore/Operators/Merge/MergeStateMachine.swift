@@ -394,15 +394,16 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// covers. (Without a delivery in progress, buffered values are waiting for demand: dropped.)
   @inlinable
   mutating func fail(_ failure: Failure) -> Action {
-    let action = Action(cancel: releaseInputs())
+    var action = Action(cancel: releaseInputs())
     if isDelivering {
       state = .failing
       pendingFailure = failure
-      return action
+    } else {
+      buffer.removeAll()
+      state = .terminated
+      action.deliver = .failure(failure)
     }
-    buffer.removeAll()
-    state = .terminated
-    return Action(cancel: action.cancel, deliver: .failure(failure))
+    return action
   }
 
   /// Forgets every input, the upstream and the buffer; returns the subscriptions to cancel.
