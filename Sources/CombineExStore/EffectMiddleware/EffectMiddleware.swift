@@ -191,7 +191,9 @@ extension EffectMiddleware where Dependencies == Void {
             effect,
             description:
               "an effect of the EffectMiddleware written at \(origin.file):\(origin.line)"
-              + (effect.cancellationToken.map { " (cancellation token \($0))" } ?? "")
+              + (effect.cancellationToken.map {
+                " (cancellation token \(readableActionDescription($0.base)))"
+              } ?? "")
           ) { output in
             dispatch(SourcedAction.wrap(handlers.toAction(output), source: origin))
           }
