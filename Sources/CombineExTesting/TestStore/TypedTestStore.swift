@@ -60,8 +60,8 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// `timeout`.
   public var timeout: Duration
 
-  /// How strictly the store checks what the test did not assert; ``Exhaustivity-swift.typealias``
-  /// `.on` by default. It may be changed at any point of a test.
+  /// How strictly the store checks what the test did not assert: `.on` (the default) or `.off`,
+  /// as for ``TestStore/exhaustivity-swift.property``. It may be changed at any point of a test.
   public var exhaustivity: Exhaustivity {
     get { store.exhaustivity }
     set { store.exhaustivity = newValue }
