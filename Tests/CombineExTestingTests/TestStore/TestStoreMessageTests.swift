@@ -35,7 +35,13 @@ struct TestStoreMessageTests {
       store.send(ModeAction.start(1)) { $0.kind = .busy(2) }
     }
     let message = recorded.first.map(text(of:)) ?? ""
-    #expect(message.contains("  ▿ Mode\n    ▿ kind: Mode.Kind.busy\n−     - busy: 2\n+     - busy: 1"))
+    let diff = """
+        ▿ Mode
+          ▿ kind: Mode.Kind.busy
+      −     - busy: 2
+      +     - busy: 1
+      """
+    #expect(message.contains(diff))
     #expect(!message.contains("CombineExTestingTests."))
   }
 
