@@ -591,7 +591,7 @@ enum Registry {
             return property
           },
         ] + propertyCompositions + liftedProperties + moduleProperties),
-    ] + mirroredProperties
+    ] + mirroredProperties + persistentProperties
 }
 
 /// A value with three key paths, for the key-path maps.
