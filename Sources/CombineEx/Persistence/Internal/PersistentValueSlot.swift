@@ -4,15 +4,16 @@ import CombineExCore
 /// value, the last error, and the subscription that writes each new value to the engine.
 ///
 /// The value is a ``MutableProperty``, so a persistent property has exactly its threading
-/// contract. The writer is the property's first subscriber: a set is delivered to it first, in
-/// the order the sets were made, and a set returns after every subscriber has received it. So
-/// a set returns after its value is stored, writes reach the engine in the order of the values
-/// (never an older value after a newer one), and the stored value always ends equal to the
-/// property's.
+/// contract. The writer is the property's first subscriber: each value is delivered to it
+/// first, one at a time, in the order the values were committed, and a set returns once the
+/// subscribers attached when it began have received it (the property's contract, rule 5 of the
+/// architecture). So a set returns after its value is stored, writes reach the engine in the
+/// order of the values (never an older value after a newer one), and once concurrent sets have
+/// returned the stored value is the property's.
 final class PersistentValueSlot<Output: Codable> {
   let value: MutableProperty<Output>
   let error: MutableProperty<(any Error)?>
-  private var writer: AnyCancellable?
+  private let writer: AnyCancellable
 
   /// Reads the stored value (or takes `defaultValue`) and starts writing every later value.
   init(
@@ -40,7 +41,4 @@ final class PersistentValueSlot<Output: Codable> {
   }
 }
 
-extension PersistentValueSlot: @unchecked Sendable where Output: Sendable {
-  // @unchecked Sendable: `value` and `error` are thread-safe MutablePropertys; `writer` is
-  // written only in `init`.
-}
+extension PersistentValueSlot: Sendable where Output: Sendable {}

@@ -40,14 +40,13 @@ enum PersistentValueSlots {
     // Created outside the lock (it reads the engine, which may be user code). If another
     // thread registered a slot meanwhile, that one wins and this one is dropped unused.
     let created = PersistentValueSlot(engine: engine, key: key, defaultValue: defaultValue)
-    let (winner, dropped) = table.lock.withLock { () -> (AnyObject, [WeakSlot]) in
-      if let existing = table.slots[identity]?.slot { return (existing, []) }
-      let dead = table.slots.filter { $0.value.slot == nil }
-      for identity in dead.keys { table.slots[identity] = nil }
+    let winner = table.lock.withLock { () -> AnyObject in
+      if let existing = table.slots[identity]?.slot { return existing }
+      // Forget the slots that are gone (their properties were freed) while here.
+      table.slots = table.slots.filter { $0.value.slot != nil }
       table.slots[identity] = WeakSlot(slot: created)
-      return (created, Array(dead.values))
+      return created
     }
-    _ = dropped
     return winner as! PersistentValueSlot<Output>
   }
 
