@@ -561,36 +561,37 @@ enum Registry {
 
   // MARK: Properties (CombineEx)
 
-  static let properties: [RegistryEntry] = [
-    .generic(
-      "MutableProperty",
-      [
-        CaseBuilder("MutableProperty", traits: .neverCompletes) { env in
-          let property = MutableProperty(-1)
-          env.drive(
-            "MutableProperty", keepAlive: property, canFail: false,
-            send: { property.value = $0 }, complete: nil)
-          return property
-        }
-      ]),
-    .generic(
-      "Property",
-      [
-        CaseBuilder("Property(value:)") { _ in Property(value: 5) },
-        CaseBuilder("Property(mutableProperty)", traits: .neverCompletes) { env in
-          let property = MutableProperty(-1)
-          env.drive(
-            "MutableProperty", keepAlive: property, canFail: false,
-            send: { property.value = $0 }, complete: nil)
-          return Property(property)
-        },
-        CaseBuilder("Property(initial:then:)", traits: .keepsUpstream) { env in
-          let property = Property(initial: -1, then: env.neverFailingInts())
-          env.retain(property)
-          return property
-        },
-      ] + propertyCompositions + moduleProperties),
-  ]
+  static let properties: [RegistryEntry] =
+    [
+      .generic(
+        "MutableProperty",
+        [
+          CaseBuilder("MutableProperty", traits: .neverCompletes) { env in
+            let property = MutableProperty(-1)
+            env.drive(
+              "MutableProperty", keepAlive: property, canFail: false,
+              send: { property.value = $0 }, complete: nil)
+            return property
+          }
+        ]),
+      .generic(
+        "Property",
+        [
+          CaseBuilder("Property(value:)") { _ in Property(value: 5) },
+          CaseBuilder("Property(mutableProperty)", traits: .neverCompletes) { env in
+            let property = MutableProperty(-1)
+            env.drive(
+              "MutableProperty", keepAlive: property, canFail: false,
+              send: { property.value = $0 }, complete: nil)
+            return Property(property)
+          },
+          CaseBuilder("Property(initial:then:)", traits: .keepsUpstream) { env in
+            let property = Property(initial: -1, then: env.neverFailingInts())
+            env.retain(property)
+            return property
+          },
+        ] + propertyCompositions + liftedProperties + moduleProperties),
+    ] + mirroredProperties + persistentProperties
 }
 
 /// A value with three key paths, for the key-path maps.
