@@ -70,7 +70,8 @@ struct PropertyOriginalSpellingTests {
 
   // `Property.combineLatest(a, b)` without `<String>` does not type-check in Swift 6.3: the
   // compiler cannot infer a generic type's parameter for a static method when an instance
-  // method of the same name exists (Combine's `combineLatest(_:)`). See Docs/Migrating.md.
+  // method of the same name exists (Combine's `combineLatest(_:)`) and the type has a
+  // conditional conformance (`Sendable where Output: Sendable`). See Docs/Migrating.md.
   @Test("static Property.combineLatest combines 2 to 10 properties")
   func staticCombineLatest() {
     let first = MutableProperty("Ada")
