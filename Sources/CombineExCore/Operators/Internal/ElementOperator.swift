@@ -1,6 +1,6 @@
 /// What an element-wise operator does with one upstream element (see ``ElementLogic``).
 @usableFromInline
-enum ElementStep<Output, Failure: Error> {
+package enum ElementStep<Output, Failure: Error> {
   /// Send this value downstream.
   case emit(Output)
   /// Send nothing; the element's unit of demand goes back upstream.
@@ -20,7 +20,7 @@ enum ElementStep<Output, Failure: Error> {
 /// `receive` is only ever called serially (upstream elements arrive one at a time), so the
 /// logic may keep state in `mutating` methods without locks.
 @usableFromInline
-protocol ElementLogic {
+package protocol ElementLogic {
   associatedtype Input
   associatedtype Output
   associatedtype UpstreamFailure: Error
@@ -38,7 +38,7 @@ protocol ElementLogic {
 
 extension ElementLogic where UpstreamFailure == Failure {
   @usableFromInline
-  func convert(_ failure: UpstreamFailure) -> Failure { failure }
+  package func convert(_ failure: UpstreamFailure) -> Failure { failure }
 }
 
 /// The subscription of element-wise operators that may end early or fail (`tryMap`,
@@ -52,15 +52,15 @@ extension ElementLogic where UpstreamFailure == Failure {
 // @unchecked Sendable: `status`, `downstream` and `cancelledByDownstream` are guarded by `lock`;
 // `logic` is touched only by upstream events, which are serial.
 @usableFromInline
-final class ElementOperator<Logic: ElementLogic, Downstream: Subscriber>: Subscriber,
+package final class ElementOperator<Logic: ElementLogic, Downstream: Subscriber>: Subscriber,
   Subscription, CustomStringConvertible, @unchecked Sendable
 where
   Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure
 {
   @usableFromInline
-  typealias Input = Logic.Input
+  package typealias Input = Logic.Input
   @usableFromInline
-  typealias Failure = Logic.UpstreamFailure
+  package typealias Failure = Logic.UpstreamFailure
 
   private let lock = Lock()
   private var status = OperatorStatus.awaitingSubscription
@@ -72,18 +72,18 @@ where
   private var cancelledByDownstream = false
 
   @usableFromInline
-  init(logic: Logic, downstream: Downstream) {
+  package init(logic: Logic, downstream: Downstream) {
     self.logic = logic
     self.downstream = downstream
   }
 
   @usableFromInline
-  var description: String { logic.name }
+  package var description: String { logic.name }
 
   // MARK: Subscriber (upstream side)
 
   @usableFromInline
-  func receive(subscription: any Subscription) {
+  package func receive(subscription: any Subscription) {
     let downstream = lock.withLock { () -> Downstream? in
       guard case .awaitingSubscription = status else { return nil }
       status = .subscribed(subscription)
@@ -97,7 +97,7 @@ where
   }
 
   @usableFromInline
-  func receive(_ input: Logic.Input) -> Subscribers.Demand {
+  package func receive(_ input: Logic.Input) -> Subscribers.Demand {
     guard let downstream = lock.withLock({ status.isSubscribed ? self.downstream : nil }) else {
       return .none
     }
@@ -131,7 +131,7 @@ where
   }
 
   @usableFromInline
-  func receive(completion: Subscribers.Completion<Logic.UpstreamFailure>) {
+  package func receive(completion: Subscribers.Completion<Logic.UpstreamFailure>) {
     let downstream = lock.withLock { () -> Downstream? in
       guard status.isSubscribed else { return nil }
       status = .terminated
@@ -156,7 +156,7 @@ where
   // MARK: Subscription (downstream side)
 
   @usableFromInline
-  func request(_ demand: Subscribers.Demand) {
+  package func request(_ demand: Subscribers.Demand) {
     let upstream = lock.withLock { () -> (any Subscription)? in
       guard case .subscribed(let upstream) = status else { return nil }
       return upstream
@@ -165,7 +165,7 @@ where
   }
 
   @usableFromInline
-  func cancel() {
+  package func cancel() {
     let upstream = lock.withLock { () -> (any Subscription)? in
       cancelledByDownstream = true
       guard case .subscribed(let upstream) = status else { return nil }
