@@ -73,11 +73,11 @@ struct CompleteAfterTests {
         == Publishers.PrefixUntilOutput<
           PassthroughSubject<Int, Never>, Publishers.Delay<Just<Void>, DispatchQueue>
         >.self)
+    // No value is sent: on a loaded machine the 10 ms may be over before a send could run, and
+    // values passing before the deadline are pinned with virtual time above.
     let recorder = publisher.handleFinished { onMain.withLock { $0 = MainQueue.isCurrent } }
       .record()
-    subject.send(1)
     #expect(await recorder.completion == .finished)
-    #expect(recorder.values == [1])
     #expect(onMain.withLock { $0 } == true)
   }
 
