@@ -124,6 +124,56 @@ struct DeferredFutureStaticsTests {
     #expect(await future.record().values(count: 1) == ["ok"])
   }
 
+  // MARK: withTask, CompositeError forms
+
+  struct Timeout: Error {}
+  enum LoadError: CompositeError, Equatable {
+    case timeout
+    case futures(FuturesError)
+    case unexpected(any Error)
+
+    static let errorMap = CompositeErrorMap<LoadError>()
+      .mapping(Timeout.self) { _ in .timeout }
+      .mapping(FuturesError.self) { .futures($0) }
+
+    static func == (lhs: LoadError, rhs: LoadError) -> Bool {
+      switch (lhs, rhs) {
+      case (.timeout, .timeout): true
+      case (.futures(let a), .futures(let b)): a == b
+      case (.unexpected(let a), .unexpected(let b)): "\(a)" == "\(b)"
+      default: false
+      }
+    }
+  }
+
+  @Test("withTask with a CompositeError failure maps what the task throws through the error map")
+  func compositeWithTaskMaps() async {
+    let timedOut = DeferredFuture<Int, LoadError>.withTask { throw Timeout() }
+    let mapped = DeferredFuture<Int, LoadError>.withTask { throw FuturesError(2) }
+    let unexpected = DeferredFuture<Int, LoadError>.withTask { throw CancellationError() }
+    let itself = DeferredFuture<Int, LoadError>.withTask { throw LoadError.timeout }
+    #expect(await timedOut.record().completion == .failure(.timeout))
+    #expect(await mapped.record().completion == .failure(.futures(FuturesError(2))))
+    #expect(await unexpected.record().completion == .failure(.unexpected(CancellationError())))
+    #expect(await itself.record().completion == .failure(.timeout))
+  }
+
+  @Test("withTask with a CompositeError failure publishes the task's value, and cancels its task")
+  func compositeWithTaskValueAndCancel() async {
+    #expect(await DeferredFuture<Int, LoadError>.withTask { 4 }.record().values(count: 1) == [4])
+    let started = FuturesSignal()
+    let cancelled = FuturesSignal()
+    let recorder = AnyDeferredFuture<Int, LoadError>.withTask {
+      started.fire()
+      await awaitTaskCancellation()
+      cancelled.fire()
+      return 0
+    }.record()
+    await started.wait()
+    recorder.cancel()
+    await cancelled.wait()
+  }
+
   // MARK: AnyDeferredFuture's statics
 
   @Test("AnyDeferredFuture.withTask and withTask(nonconformingErrorHandler:) are erased futures")
@@ -204,6 +254,20 @@ extension MainQueueTests {
         nonconformingErrorHandler: { _ in FuturesError(7) }, task: { throw FuturesError(1) })
       #expect(await converted.record().completion == .failure(FuturesError(7)))
       #expect(await kept.record().completion == .failure(FuturesError(1)))
+    }
+
+    @Test("withTaskOnMainActor with a CompositeError failure runs on main and maps errors")
+    func composite() async {
+      let onMain = LockedBox<Bool?>(nil)
+      let future = DeferredFuture<Int, DeferredFutureStaticsTests.LoadError>.withTaskOnMainActor {
+        onMain.withLock { $0 = MainQueue.isCurrent }
+        throw DeferredFutureStaticsTests.Timeout()
+      }
+      #expect(await future.record().completion == .failure(.timeout))
+      #expect(onMain.withLock { $0 } == true)
+      let erased = AnyDeferredFuture<Int, DeferredFutureStaticsTests.LoadError>
+        .withTaskOnMainActor { 2 }
+      #expect(await erased.record().values(count: 1) == [2])
     }
 
     @Test("AnyDeferredFuture.withTaskOnMainActor publishes the task's value")
