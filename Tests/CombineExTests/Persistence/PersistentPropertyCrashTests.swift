@@ -67,7 +67,7 @@ struct PersistentPropertyCrashTests {
         FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("marker").path))
       let stored = try Self.storedLedger(in: folder)
       #expect(
-        stored.map { $0.number >= 1 && $0.isConsistent } == true,
+        stored.map { $0.number >= writes && $0.isConsistent } == true,
         "run \(run): \(writes) writes, \(delay) µs")
       // And the property starts from it, with no error.
       let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
@@ -108,12 +108,14 @@ struct PersistentPropertyCrashTests {
     }
   }
 
-  /// Kills the process from another thread once `writes` writes have started, `microseconds`
-  /// later.
+  /// Kills the process from another thread once `writes` writes have finished, `microseconds`
+  /// later (by then another write is usually under way). Counting finished writes, not started
+  /// ones, keeps the check "a value that was written" meaningful on a loaded machine, where the
+  /// first write may not have finished when a kill made soon after it started lands.
   static func killAfter(writes: Int, microseconds: Int, in path: String) {
     let folder = URL(fileURLWithPath: path)
     let thread = Thread {
-      while WriteCounter.started < writes { usleep(200) }
+      while WriteCounter.finished < writes { usleep(200) }
       usleep(UInt32(microseconds))
       killSelf(markingIn: folder, "random")
     }
@@ -134,18 +136,20 @@ struct PersistentPropertyCrashTests {
   }
 }
 
-/// Counts the writes of the child process: a write starts when its temporary file is created.
+/// Counts the writes of the child process: a write starts when its temporary file is created
+/// and finishes when that file has replaced the destination.
 private enum WriteCounter {
-  private static let count = LockedBox(0)
+  private static let counts = LockedBox((started: 0, finished: 0))
 
-  /// How many writes have started.
-  static var started: Int { count.withLock { $0 } }
+  /// How many writes have finished.
+  static var finished: Int { counts.withLock { $0.finished } }
 
   /// The number of the write in progress, counting the step `phase`.
   static func current(after phase: PersistentFileWritePhase) -> Int {
-    count.withLock {
-      if phase == .temporaryFileCreated { $0 += 1 }
-      return $0
+    counts.withLock {
+      if phase == .temporaryFileCreated { $0.started += 1 }
+      if phase == .renamed { $0.finished += 1 }
+      return $0.started
     }
   }
 }
