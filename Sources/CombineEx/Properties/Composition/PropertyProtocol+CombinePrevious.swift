@@ -18,9 +18,8 @@ extension PropertyProtocol {
   /// its subscribers is alive.
   public func combinePrevious(_ initial: Output) -> Property<(Output, Output)> {
     Property(
-      storing: (initial, value),
-      following: Publishers.Scan(upstream: self, initialResult: (initial, initial)) {
-        ($0.1, $1)
-      })
+      deriving: Publishers.Scan(upstream: self, initialResult: (initial, initial)) { ($0.1, $1) },
+      from: self
+    ) { (initial, value) }
   }
 }

@@ -1,8 +1,7 @@
 import CombineExCore
 
-/// The state behind a property that follows a publisher eagerly (``Property/init(initial:then:)``
-/// and the stateful compositions: `filter(initial:)`, `combinePrevious`, `removeDuplicates(by:)`,
-/// `zip`).
+/// The state behind a property that follows a publisher eagerly (``Property/init(initial:then:)``,
+/// and every composition, fed by a ``PropertyRelay``).
 ///
 /// It is a ``MutableProperty`` that can also finish, plus the subscription to the publisher it
 /// follows:
@@ -102,7 +101,7 @@ extension PropertyStorage: @unchecked Sendable where Output: Sendable {
 
 extension Property {
   /// Creates a property that starts with `initial` and follows `values`, which it subscribes to
-  /// once, at once (see ``PropertyStorage``): the building block of the eager compositions.
+  /// once, at once (see ``PropertyStorage``): the building block of `init(initial:then:)`.
   convenience init<Values: Publisher>(storing initial: Output, following values: Values)
   where Values.Output == Output, Values.Failure == Never {
     let storage = PropertyStorage(initial)
