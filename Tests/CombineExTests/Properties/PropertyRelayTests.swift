@@ -100,6 +100,29 @@ struct PropertyRelayTests {
     recorder.cancel()
   }
 
+  // The original CombineEx's PropertyTests.testPropertyRetention: subscribers of a composition
+  // keep its stream going, not the property objects it was made from.
+  @Test("a subscriber of a composition keeps its stream going, not its source objects")
+  func subscriberDoesNotKeepSourceObjects() {
+    let readings = PassthroughSubject<Int, Never>()
+    weak var weakSource: Property<Int>?
+    weak var weakMapped: Property<Int>?
+    var recorder: TestSubscriber<Int, Never>?
+    do {
+      let source = Property(initial: 0, then: readings)
+      weakSource = source
+      let mapped = source.map { $0 * 2 }
+      weakMapped = mapped
+      recorder = mapped.record()
+    }
+    #expect(weakMapped == nil)
+    #expect(weakSource == nil)
+    readings.send(1)
+    readings.send(2)
+    #expect(recorder?.values == [0, 2, 4])
+    recorder?.cancel()
+  }
+
   @Test("a source that delivers its first value late: the composition starts from its value")
   func lateFirstValue() {
     let source = LateFirstValueProperty(1)

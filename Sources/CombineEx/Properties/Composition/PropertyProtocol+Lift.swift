@@ -35,7 +35,7 @@ extension PropertyProtocol {
   public func lift<U>(
     _ transform: (AnyPublisher<Output, Never>) -> some Publisher<U, Never>
   ) -> Property<U> {
-    let relay = PropertyRelay<U>(retaining: self)
+    let relay = PropertyRelay<U>()
     transform(eraseToAnyPublisher()).subscribe(relay)
     guard let storage = relay.takeStorage(createdOn: pthread_self()) else {
       fatalError(
@@ -44,7 +44,6 @@ extension PropertyProtocol {
           + "transform keeps the property's current value (no dropFirst, filter or receive(on:) "
           + "in front of it), or start it with prepend(_:).")
     }
-    return Property(
-      currentValue: { storage.value }, publisher: AnyPublisher(storage), retaining: storage)
+    return Property(derivedFrom: self, storage: storage)
   }
 }

@@ -19,14 +19,15 @@ import CombineExCore
 /// `lift` reports an API violation (``takeStorage(createdOn:)``).
 ///
 /// ## Lifetime
-/// The storage holds the relay (through `PropertyStorage.hold(_:)`), and the relay holds the
-/// property's sources and its subscription to the stream; the relay refers to the storage
-/// weakly. So a derived property keeps its sources alive, its sources (whose subscriber lists
-/// hold the relay) never keep it alive, and when the storage goes (the property and all its
-/// subscribers are gone) the relay's subscription is cancelled.
+/// The storage holds the relay (through `PropertyStorage.hold(_:)`), and the relay holds its
+/// subscription to the stream; the relay refers to the storage weakly. So the sources (whose
+/// subscriber lists hold the relay) never keep the derived property alive, and when the storage
+/// goes (the property and all its subscribers are gone) the relay's subscription is cancelled.
+/// The derived ``Property`` object itself keeps its sources alive (``DerivedPropertySources``);
+/// its subscribers keep only the storage, and through the subscription what the sources'
+/// streams need, as the original CombineEx's derived properties do.
 final class PropertyRelay<Output>: Subscriber, Cancellable, @unchecked Sendable {
-  // @unchecked Sendable: `state` is guarded by `lock`; the storage is only called outside it,
-  // and `sources` is immutable.
+  // @unchecked Sendable: `state` is guarded by `lock`; the storage is only called outside it.
   typealias Failure = Never
 
   private enum State {
@@ -49,13 +50,6 @@ final class PropertyRelay<Output>: Subscriber, Cancellable, @unchecked Sendable 
 
   private let lock = Lock()
   private var state = State.awaitingFirstValue(subscription: nil, finished: false)
-
-  /// What the derived property keeps alive for as long as it lives: its sources.
-  private let sources: Any?
-
-  init(retaining sources: Any?) {
-    self.sources = sources
-  }
 
   func receive(subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
@@ -192,6 +186,18 @@ final class PropertyRelay<Output>: Subscriber, Cancellable, @unchecked Sendable 
   }
 }
 
+/// What a derived ``Property`` keeps alive for as long as it lives: its sources, and the storage
+/// it reads.
+final class DerivedPropertySources {
+  let sources: Any
+  let storage: AnyObject
+
+  init(_ sources: Any, storage: AnyObject) {
+    self.sources = sources
+    self.storage = storage
+  }
+}
+
 extension Property {
   /// Creates an eager derived property: subscribes to `stream` (a composition of `sources`)
   /// once, at once, starts with its first value and takes every later one (see
@@ -202,10 +208,15 @@ extension Property {
   convenience init<Stream: Publisher>(
     deriving stream: Stream, from sources: Any, seed: () -> Output
   ) where Stream.Output == Output, Stream.Failure == Never {
-    let relay = PropertyRelay<Output>(retaining: sources)
+    let relay = PropertyRelay<Output>()
     stream.subscribe(relay)
-    let storage = relay.takeStorage(seed: seed)
+    self.init(derivedFrom: sources, storage: relay.takeStorage(seed: seed))
+  }
+
+  /// Creates the property that reads and publishes `storage`, keeping `sources` alive.
+  convenience init(derivedFrom sources: Any, storage: PropertyStorage<Output>) {
     self.init(
-      currentValue: { storage.value }, publisher: AnyPublisher(storage), retaining: storage)
+      currentValue: { storage.value }, publisher: AnyPublisher(storage),
+      retaining: DerivedPropertySources(sources, storage: storage))
   }
 }
