@@ -9,7 +9,8 @@ import Synchronization
 /// that is cleared when the stream ends (for any other subscriber).
 ///
 /// Only the thread holding the subject's delivery token calls `offer`, `start`, `finish` and
-/// `release`; `request` and `cancel` may come from any thread.
+/// `release`; `request` and `cancel` may come from any thread, and never wait for a delivery
+/// (see ``SubjectCore``).
 @usableFromInline
 package class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
   @unchecked Sendable
@@ -128,11 +129,13 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     }
   }
 
-  /// Adds demand; a replaying subject then delivers the current value if it is owed.
+  /// Adds demand; a replaying subject then delivers the current value if it is owed. The
+  /// subject's first downstream demand makes it request values from its upstreams.
   @inlinable
   package final func request(_ demand: Subscribers.Demand) {
     guard demand != .none else { return }
     addDemand(demand)
+    if !subject.upstreamDemanded.load(ordering: .relaxed) { subject.requestUpstreamOnce() }
     if subject.replaysCurrentValue {
       let current = state.load(ordering: .acquiring)
       if current & SubjectConduitState.owesCurrentValue != 0,
@@ -183,6 +186,14 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<
   @usableFromInline
   override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
     downstream.receive(completion: completion)
+  }
+
+  /// The subject forgot this subscriber: tell it that no delivery is in progress any more (a
+  /// cancelled `Sink` then releases its closures).
+  @usableFromInline
+  override func release() {
+    // Only subscribers that conform are given this kind of conduit (see `attachEvent`).
+    (downstream as? any SubscriptionReleasing)?.upstreamDetached()
   }
 }
 
