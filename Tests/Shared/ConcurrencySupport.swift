@@ -1,3 +1,4 @@
+// Shared by CombineExCoreTests and CombineExTests: each target's Support folder links to this file.
 import CombineExCore
 import CombineExTesting
 import Foundation
