@@ -14,7 +14,7 @@ import CombineExCore
 
 extension Action {
   /// Creates an action that runs the publisher `builder` makes for an input: the original
-  /// CombineEx's spelling of ``init(enabledIf:execute:)``.
+  /// CombineEx's spelling of `init(enabledIf:execute:)`.
   ///
   /// ```swift
   /// let isOnline = MutableProperty(true)
@@ -36,7 +36,7 @@ extension Action {
   /// let open = Action<Int, String, Never>(builder: { fetchTitle(id: $0) })
   /// ```
   ///
-  /// Otherwise the same as ``init(enabledIf:execute:)``.
+  /// Otherwise the same as `init(enabledIf:execute:)`.
   @_disfavoredOverload
   public convenience init<F: DeferredFutureProtocol>(
     enabledIf: Property<Bool> = Property(value: true),

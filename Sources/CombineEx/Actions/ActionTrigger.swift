@@ -78,7 +78,7 @@ public final class ActionTrigger<Input> {
   }
 
   /// Creates a trigger for an action that calls `block` on the main actor (see
-  /// ``Action/immediateOnMainActor(enabledIf:_:)``).
+  /// `Action/immediateOnMainActor(enabledIf:_:)`).
   ///
   /// ```swift
   /// @MainActor func makeClose() -> ActionTrigger<Void> {

@@ -1,6 +1,6 @@
 import CombineExCore
 
-/// What the `componentBuilder` of a ``Publishers/Aggregate`` receives: the way to add the
+/// What the `componentBuilder` of a `Publishers/Aggregate` receives: the way to add the
 /// publishers to combine, in order.
 ///
 /// ```swift

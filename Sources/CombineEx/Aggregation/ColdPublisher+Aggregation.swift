@@ -13,7 +13,7 @@ extension ColdPublisher {
   ///
   /// Disfavoured: without a type context the `Publisher` form (a `Publishers.Aggregate`) is
   /// chosen; this one is chosen where a cold publisher is needed. See
-  /// ``Publisher/combineLatest(_:_:_:_:)``.
+  /// `Publisher/combineLatest(_:_:_:_:)`.
   @_disfavoredOverload
   public func combineLatest<A, B, C, D>(
     _ p1: some ColdPublisher<A, Failure>,
@@ -32,7 +32,7 @@ extension ColdPublisher {
   ///
   /// Disfavoured: without a type context the `Publisher` form (a `Publishers.Aggregate`) is
   /// chosen; this one is chosen where a cold publisher is needed. See
-  /// ``Publisher/combineLatest(_:_:_:_:_:)``.
+  /// `Publisher/combineLatest(_:_:_:_:_:)`.
   @_disfavoredOverload
   public func combineLatest<A, B, C, D, E>(
     _ p1: some ColdPublisher<A, Failure>,
@@ -52,7 +52,7 @@ extension ColdPublisher {
   ///
   /// Disfavoured: without a type context the `Publisher` form (a `Publishers.Aggregate`) is
   /// chosen; this one is chosen where a cold publisher is needed. See
-  /// ``Publisher/combineLatest(_:_:_:_:_:_:)``.
+  /// `Publisher/combineLatest(_:_:_:_:_:_:)`.
   @_disfavoredOverload
   public func combineLatest<A, B, C, D, E, F>(
     _ p1: some ColdPublisher<A, Failure>,
@@ -73,7 +73,7 @@ extension ColdPublisher {
   ///
   /// Disfavoured: without a type context the `Publisher` form (a `Publishers.Aggregate`) is
   /// chosen; this one is chosen where a cold publisher is needed. See
-  /// ``Publisher/combineLatest(_:_:_:_:_:_:_:)``.
+  /// `Publisher/combineLatest(_:_:_:_:_:_:_:)`.
   @_disfavoredOverload
   public func combineLatest<A, B, C, D, E, F, G>(
     _ p1: some ColdPublisher<A, Failure>,
@@ -95,7 +95,7 @@ extension ColdPublisher {
   ///
   /// Disfavoured: without a type context the `Publisher` form (a `Publishers.Aggregate`) is
   /// chosen; this one is chosen where a cold publisher is needed. See
-  /// ``Publisher/combineLatest(_:_:_:_:_:_:_:_:)``.
+  /// `Publisher/combineLatest(_:_:_:_:_:_:_:_:)`.
   @_disfavoredOverload
   public func combineLatest<A, B, C, D, E, F, G, H>(
     _ p1: some ColdPublisher<A, Failure>,
@@ -118,7 +118,7 @@ extension ColdPublisher {
   ///
   /// Disfavoured: without a type context the `Publisher` form (a `Publishers.Aggregate`) is
   /// chosen; this one is chosen where a cold publisher is needed. See
-  /// ``Publisher/combineLatest(_:_:_:_:_:_:_:_:_:)``.
+  /// `Publisher/combineLatest(_:_:_:_:_:_:_:_:_:)`.
   @_disfavoredOverload
   public func combineLatest<A, B, C, D, E, F, G, H, I>(
     _ p1: some ColdPublisher<A, Failure>,
@@ -142,7 +142,7 @@ extension ColdPublisher {
   ///
   /// Disfavoured: without a type context the `Publisher` form (a `Publishers.Aggregate`) is
   /// chosen; this one is chosen where a cold publisher is needed. See
-  /// ``Publisher/zip(_:_:_:_:)``.
+  /// `Publisher/zip(_:_:_:_:)`.
   @_disfavoredOverload
   public func zip<A, B, C, D>(
     _ p1: some ColdPublisher<A, Failure>,
@@ -161,7 +161,7 @@ extension ColdPublisher {
   ///
   /// Disfavoured: without a type context the `Publisher` form (a `Publishers.Aggregate`) is
   /// chosen; this one is chosen where a cold publisher is needed. See
-  /// ``Publisher/zip(_:_:_:_:_:)``.
+  /// `Publisher/zip(_:_:_:_:_:)`.
   @_disfavoredOverload
   public func zip<A, B, C, D, E>(
     _ p1: some ColdPublisher<A, Failure>,
@@ -181,7 +181,7 @@ extension ColdPublisher {
   ///
   /// Disfavoured: without a type context the `Publisher` form (a `Publishers.Aggregate`) is
   /// chosen; this one is chosen where a cold publisher is needed. See
-  /// ``Publisher/zip(_:_:_:_:_:_:)``.
+  /// `Publisher/zip(_:_:_:_:_:_:)`.
   @_disfavoredOverload
   public func zip<A, B, C, D, E, F>(
     _ p1: some ColdPublisher<A, Failure>,
@@ -202,7 +202,7 @@ extension ColdPublisher {
   ///
   /// Disfavoured: without a type context the `Publisher` form (a `Publishers.Aggregate`) is
   /// chosen; this one is chosen where a cold publisher is needed. See
-  /// ``Publisher/zip(_:_:_:_:_:_:_:)``.
+  /// `Publisher/zip(_:_:_:_:_:_:_:)`.
   @_disfavoredOverload
   public func zip<A, B, C, D, E, F, G>(
     _ p1: some ColdPublisher<A, Failure>,
@@ -224,7 +224,7 @@ extension ColdPublisher {
   ///
   /// Disfavoured: without a type context the `Publisher` form (a `Publishers.Aggregate`) is
   /// chosen; this one is chosen where a cold publisher is needed. See
-  /// ``Publisher/zip(_:_:_:_:_:_:_:_:)``.
+  /// `Publisher/zip(_:_:_:_:_:_:_:_:)`.
   @_disfavoredOverload
   public func zip<A, B, C, D, E, F, G, H>(
     _ p1: some ColdPublisher<A, Failure>,
@@ -247,7 +247,7 @@ extension ColdPublisher {
   ///
   /// Disfavoured: without a type context the `Publisher` form (a `Publishers.Aggregate`) is
   /// chosen; this one is chosen where a cold publisher is needed. See
-  /// ``Publisher/zip(_:_:_:_:_:_:_:_:_:)``.
+  /// `Publisher/zip(_:_:_:_:_:_:_:_:_:)`.
   @_disfavoredOverload
   public func zip<A, B, C, D, E, F, G, H, I>(
     _ p1: some ColdPublisher<A, Failure>,
@@ -266,7 +266,7 @@ extension ColdPublisher {
   }
 
   /// `combineLatest` of 2 cold publishers, itself cold: see
-  /// ``Publisher/combineLatest(_:_:)``. Disfavoured: chosen only where a cold
+  /// `Publisher/combineLatest(_:_:)`. Disfavoured: chosen only where a cold
   /// publisher is needed (`eraseToAnyDeferredPublisher()`).
   @_disfavoredOverload
   public static func combineLatest<A, B>(
@@ -279,7 +279,7 @@ extension ColdPublisher {
   }
 
   /// `combineLatest` of 3 cold publishers, itself cold: see
-  /// ``Publisher/combineLatest(_:_:_:)``. Disfavoured: chosen only where a cold
+  /// `Publisher/combineLatest(_:_:_:)`. Disfavoured: chosen only where a cold
   /// publisher is needed (`eraseToAnyDeferredPublisher()`).
   @_disfavoredOverload
   public static func combineLatest<A, B, C>(
@@ -293,7 +293,7 @@ extension ColdPublisher {
   }
 
   /// `combineLatest` of 4 cold publishers, itself cold: see
-  /// ``Publisher/combineLatest(_:_:_:_:)``. Disfavoured: chosen only where a cold
+  /// `Publisher/combineLatest(_:_:_:_:)`. Disfavoured: chosen only where a cold
   /// publisher is needed (`eraseToAnyDeferredPublisher()`).
   @_disfavoredOverload
   public static func combineLatest<A, B, C, D>(
@@ -308,7 +308,7 @@ extension ColdPublisher {
   }
 
   /// `combineLatest` of 5 cold publishers, itself cold: see
-  /// ``Publisher/combineLatest(_:_:_:_:_:)``. Disfavoured: chosen only where a cold
+  /// `Publisher/combineLatest(_:_:_:_:_:)`. Disfavoured: chosen only where a cold
   /// publisher is needed (`eraseToAnyDeferredPublisher()`).
   @_disfavoredOverload
   public static func combineLatest<A, B, C, D, E>(
@@ -324,7 +324,7 @@ extension ColdPublisher {
   }
 
   /// `combineLatest` of 6 cold publishers, itself cold: see
-  /// ``Publisher/combineLatest(_:_:_:_:_:_:)``. Disfavoured: chosen only where a cold
+  /// `Publisher/combineLatest(_:_:_:_:_:_:)`. Disfavoured: chosen only where a cold
   /// publisher is needed (`eraseToAnyDeferredPublisher()`).
   @_disfavoredOverload
   public static func combineLatest<A, B, C, D, E, F>(
@@ -341,7 +341,7 @@ extension ColdPublisher {
   }
 
   /// `combineLatest` of 7 cold publishers, itself cold: see
-  /// ``Publisher/combineLatest(_:_:_:_:_:_:_:)``. Disfavoured: chosen only where a cold
+  /// `Publisher/combineLatest(_:_:_:_:_:_:_:)`. Disfavoured: chosen only where a cold
   /// publisher is needed (`eraseToAnyDeferredPublisher()`).
   @_disfavoredOverload
   public static func combineLatest<A, B, C, D, E, F, G>(
@@ -359,7 +359,7 @@ extension ColdPublisher {
   }
 
   /// `combineLatest` of 8 cold publishers, itself cold: see
-  /// ``Publisher/combineLatest(_:_:_:_:_:_:_:_:)``. Disfavoured: chosen only where a cold
+  /// `Publisher/combineLatest(_:_:_:_:_:_:_:_:)`. Disfavoured: chosen only where a cold
   /// publisher is needed (`eraseToAnyDeferredPublisher()`).
   @_disfavoredOverload
   public static func combineLatest<A, B, C, D, E, F, G, H>(
@@ -378,7 +378,7 @@ extension ColdPublisher {
   }
 
   /// `combineLatest` of 9 cold publishers, itself cold: see
-  /// ``Publisher/combineLatest(_:_:_:_:_:_:_:_:_:)``. Disfavoured: chosen only where a cold
+  /// `Publisher/combineLatest(_:_:_:_:_:_:_:_:_:)`. Disfavoured: chosen only where a cold
   /// publisher is needed (`eraseToAnyDeferredPublisher()`).
   @_disfavoredOverload
   public static func combineLatest<A, B, C, D, E, F, G, H, I>(
@@ -398,7 +398,7 @@ extension ColdPublisher {
   }
 
   /// `combineLatest` of 10 cold publishers, itself cold: see
-  /// ``Publisher/combineLatest(_:_:_:_:_:_:_:_:_:_:)``. Disfavoured: chosen only where a cold
+  /// `Publisher/combineLatest(_:_:_:_:_:_:_:_:_:_:)`. Disfavoured: chosen only where a cold
   /// publisher is needed (`eraseToAnyDeferredPublisher()`).
   @_disfavoredOverload
   public static func combineLatest<A, B, C, D, E, F, G, H, I, J>(
@@ -418,7 +418,7 @@ extension ColdPublisher {
     }
   }
 
-  /// `zip(array:)` of cold publishers, itself cold: see ``Publisher/zip(array:)``. Disfavoured:
+  /// `zip(array:)` of cold publishers, itself cold: see `Publisher/zip(array:)`. Disfavoured:
   /// chosen only where a cold publisher is needed (`eraseToAnyDeferredPublisher()`).
   @_disfavoredOverload
   public static func zip(
@@ -428,7 +428,7 @@ extension ColdPublisher {
   }
 
   /// `combineLatest(array:)` of cold publishers, itself cold: see
-  /// ``Publisher/combineLatest(array:)``. Disfavoured: chosen only where a cold publisher is
+  /// `Publisher/combineLatest(array:)`. Disfavoured: chosen only where a cold publisher is
   /// needed (`eraseToAnyDeferredPublisher()`).
   @_disfavoredOverload
   public static func combineLatest(

@@ -13,7 +13,7 @@ extension DeferredFutureProtocol {
   /// ```
   ///
   /// Disfavoured, as in the original CombineEx: without a type context the `Publisher` form,
-  /// ``Publisher/combineLatest(array:)`` (a `Publishers.Aggregate`), is chosen; this one is
+  /// `Publisher/combineLatest(array:)` (a `Publishers.Aggregate`), is chosen; this one is
   /// chosen where a future is needed.
   @_disfavoredOverload
   public static func combineLatest(

@@ -21,7 +21,7 @@ import CombineExCore
 /// A binding made by `target <~ source` lives as long as the target object, and ends when
 /// `source` completes (a failure ends it too: failures are not forwarded). Neither side keeps
 /// the other alive: the target is held weakly, and the target does not hold the source. The
-/// subscription is kept on the target's behalf by ``Publisher/sink(duringLifetimeOf:receiveSubscription:receiveValue:receiveCompletion:receiveCancel:receiveRequest:)``
+/// subscription is kept on the target's behalf by `Publisher/sink(duringLifetimeOf:receiveSubscription:receiveValue:receiveCompletion:receiveCancel:receiveRequest:)`
 /// (Linux has no associated objects to hang it on the target): once the target is gone,
 /// nothing more is delivered, and the subscription is cancelled no later than the source's
 /// next event.

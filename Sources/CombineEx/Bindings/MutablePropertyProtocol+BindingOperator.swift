@@ -14,7 +14,7 @@ import CombineExCore
 ///
 /// Neither side keeps the other alive: the property is held weakly, and it does not hold the
 /// source. The subscription is kept on the property's behalf by
-/// ``Publisher/sink(duringLifetimeOf:receiveSubscription:receiveValue:receiveCompletion:receiveCancel:receiveRequest:)``:
+/// `Publisher/sink(duringLifetimeOf:receiveSubscription:receiveValue:receiveCompletion:receiveCancel:receiveRequest:)`:
 /// once the property is gone, nothing more is delivered, and the subscription is cancelled no
 /// later than the source's next event.
 public func <~ <Target: MutablePropertyProtocol, Source: Publisher>(target: Target, source: Source)

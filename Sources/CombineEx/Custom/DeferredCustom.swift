@@ -1,6 +1,6 @@
 import CombineExCore
 
-/// A cold publisher whose closure drives each subscription by hand: ``Publishers/Custom``
+/// A cold publisher whose closure drives each subscription by hand: `Publishers/Custom`
 /// under the name the original CombineEx gives its deferred form.
 ///
 /// ```swift
@@ -13,14 +13,14 @@ import CombineExCore
 /// ```
 ///
 /// Nothing runs until a subscriber attaches; each subscription runs the closure once, with its
-/// own ``Publishers/CustomSubscriptionHandler``. See ``Publishers/Custom`` for the rules
+/// own `Publishers/CustomSubscriptionHandler`. See `Publishers/Custom` for the rules
 /// (demand, completion, cancellation, threading).
 public struct DeferredCustom<Output, Failure: Error>: ColdPublisher, Sendable {
   /// Drives one subscription; called once per subscriber.
   private let subscriptionHandler:
     @Sendable (any Publishers.CustomSubscriptionHandler<Output, Failure>) -> Void
 
-  /// Makes the publisher each subscription attaches to: a ``Publishers/Custom`` with this
+  /// Makes the publisher each subscription attaches to: a `Publishers/Custom` with this
   /// closure.
   public var createPublisher: () -> any Publisher<Output, Failure> {
     { [subscriptionHandler] in Publishers.Custom(subscriptionHandler) }

@@ -4,7 +4,7 @@ import CombineExCore
 // futures as `DeferredFuture`'s, erased.
 
 extension AnyDeferredFuture {
-  /// ``DeferredFuture/withTask(_:)``, erased: runs `task` in a new task per subscription,
+  /// `DeferredFuture/withTask(_:)`, erased: runs `task` in a new task per subscription,
   /// cancelled with it.
   ///
   /// ```swift
@@ -32,7 +32,7 @@ extension AnyDeferredFuture {
       .eraseToAnyDeferredFuture()
   }
 
-  /// ``DeferredFuture/withTaskOnMainActor(_:)``, erased: runs `task` on the main actor, in a
+  /// `DeferredFuture/withTaskOnMainActor(_:)`, erased: runs `task` on the main actor, in a
   /// new task per subscription, cancelled with it.
   ///
   /// ```swift

@@ -5,7 +5,7 @@ import CombineExCore
 
 extension DeferredFutureProtocol {
   /// Subscribes, runs the work, and returns its value or throws its failure: the original
-  /// CombineEx's spelling of ``value``.
+  /// CombineEx's spelling of `value`.
   ///
   /// ```swift
   /// struct Offline: Error {}
@@ -43,7 +43,7 @@ extension DeferredFutureProtocol {
 
 extension DeferredFutureProtocol where Failure == Never {
   /// Subscribes, runs the work, and returns its value: the original CombineEx's spelling of
-  /// ``value`` for a future that cannot fail.
+  /// `value` for a future that cannot fail.
   ///
   /// ```swift
   /// let answer = DeferredFuture<Int, Never>.just(42)

@@ -19,7 +19,7 @@ import CombineExCore
 ///
 /// ## Semantics
 /// - It is a property like ``MutableProperty``, with the same threading contract (it is built on
-///   one): `value`, ``modify(_:)``, ``withValue(_:)`` and ``swap(_:)`` from any thread;
+///   one): `value`, `modify(_:)`, ``withValue(_:)`` and ``swap(_:)`` from any thread;
 ///   subscribing delivers the current value, then every change.
 /// - **Loading.** At creation it reads the engine: a stored value is the starting value; no
 ///   stored value gives `defaultValue`; a stored value that cannot be read gives `defaultValue`
@@ -79,7 +79,7 @@ public final class PersistentProperty<Output: Codable>: ComposableMutablePropert
 
   /// Atomically modifies the value, then stores and publishes the result once.
   ///
-  /// As with ``MutableProperty/modify(_:)``, `block` may run more than once if another thread
+  /// As with `MutableProperty/modify(_:)`, `block` may run more than once if another thread
   /// sets the property meanwhile: keep it free of side effects.
   public func modify(_ block: (inout Output) -> Void) {
     slot.value.modify(block)

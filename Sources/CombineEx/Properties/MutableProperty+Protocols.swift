@@ -32,7 +32,7 @@ extension MutableProperty: ComposableMutablePropertyProtocol {
   }
 
   /// Calls the throwing `action` with the current value and returns its result, or rethrows
-  /// its error (the original CombineEx's spelling of a throwing ``withValue(_:)``).
+  /// its error (the original CombineEx's spelling of a throwing `withValue(_:)`).
   ///
   /// ```swift
   /// struct Empty: Error {}

@@ -10,13 +10,32 @@
 /// conforms; stateless links (`MapSubscriber`, ...) conform when their downstream does.
 /// Subscribers written by users are not assumed to conform, and get the conservative path.
 @usableFromInline
-protocol SubscriptionReleasing {}
+protocol SubscriptionReleasing {
+  /// Called by a subject once it has forgotten a cancelled (or completed) subscriber: no
+  /// delivery to it is in progress, on any thread, and none will start. A ``Subscribers/Sink``
+  /// releases its closures here after a `cancel()` made while it could not know that.
+  func upstreamDetached()
+}
+
+extension SubscriptionReleasing {
+  @usableFromInline
+  func upstreamDetached() {}
+}
 
 extension Subscribers.Sink: SubscriptionReleasing {}
 extension Subscribers.Assign: SubscriptionReleasing {}
-extension MapSubscriber: SubscriptionReleasing where Downstream: SubscriptionReleasing {}
-extension FilterSubscriber: SubscriptionReleasing where Downstream: SubscriptionReleasing {}
-extension CompactMapSubscriber: SubscriptionReleasing where Downstream: SubscriptionReleasing {}
+extension MapSubscriber: SubscriptionReleasing where Downstream: SubscriptionReleasing {
+  @usableFromInline
+  func upstreamDetached() { downstream.upstreamDetached() }
+}
+extension FilterSubscriber: SubscriptionReleasing where Downstream: SubscriptionReleasing {
+  @usableFromInline
+  func upstreamDetached() { downstream.upstreamDetached() }
+}
+extension CompactMapSubscriber: SubscriptionReleasing where Downstream: SubscriptionReleasing {
+  @usableFromInline
+  func upstreamDetached() { downstream.upstreamDetached() }
+}
 extension ElementOperator: SubscriptionReleasing {}
 extension ReducingOperator: SubscriptionReleasing {}
 // A merge input's subscription is held by its storage, which lets go of it when the input

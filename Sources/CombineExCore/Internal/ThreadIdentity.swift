@@ -12,7 +12,7 @@
 /// concurrent one (another thread). Thread identifiers are pointers, so the low bit is always
 /// zero and callers may use it as a flag.
 @inlinable
-func currentThreadIdentity() -> UInt {
+package func currentThreadIdentity() -> UInt {
   #if canImport(Darwin)
     return UInt(bitPattern: pthread_self())
   #else

@@ -1,10 +1,4 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Synchronization
 
 extension Publisher {
   /// Applies a closure to create a subject that delivers elements to subscribers.
@@ -85,7 +79,8 @@ extension Publishers {
   public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher,
     @unchecked Sendable
   where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
-    // @unchecked Sendable: `subjectState` and `connection` are guarded by `lock`; `upstream`
+    // @unchecked Sendable: `subjectState` and `connection` are guarded by `lock`,
+    // `isCreatingSubject` is atomic; `upstream`
     // and `createSubject` are constants, and the subject is created once.
     /// The kind of values published by this publisher: the upstream's.
     public typealias Output = Upstream.Output
@@ -102,6 +97,9 @@ extension Publishers {
     private let lock = Lock()
     private var subjectState = MulticastSubjectState<SubjectType>.none
     private var connection = MulticastConnectionState<Upstream, SubjectType>.disconnected
+    /// Whether `createSubject` is running: what a thread waiting for the subject sleeps on
+    /// (an atomic, because a parked thread's condition must not take a ``Lock``).
+    private let isCreatingSubject = Atomic<Bool>(false)
 
     /// Creates a multicast publisher that applies a closure to create a subject that delivers
     /// elements to subscribers.
@@ -148,8 +146,8 @@ extension Publishers {
     }
 
     /// The subject, created on first use: `createSubject` runs once, outside the lock. A
-    /// caller on another thread that needs the subject while it is being created waits for
-    /// it; a call from inside `createSubject` itself is a misuse.
+    /// caller on another thread that needs the subject while it is being created sleeps until
+    /// it exists; a call from inside `createSubject` itself is a misuse.
     private var subject: SubjectType {
       let me = currentThreadIdentity()
       while true {
@@ -159,6 +157,7 @@ extension Publishers {
             return (subject, false)
           case .none:
             subjectState = .creating(thread: me)
+            isCreatingSubject.store(true, ordering: .relaxed)
             return (nil, true)
           case .creating(let thread):
             checkAPI(
@@ -172,10 +171,19 @@ extension Publishers {
         if mustCreate {
           let subject = createSubject()
           lock.withLock { subjectState = .created(subject) }
+          isCreatingSubject.store(false, ordering: .releasing)
+          Parking.unparkAll(on: parkingAddress)
           return subject
         }
-        sched_yield()  // Another thread is running `createSubject`: it is short.
+        // Another thread is running `createSubject` (user code, which may take long): sleep
+        // until it is done.
+        Parking.park(on: parkingAddress) { isCreatingSubject.load(ordering: .acquiring) }
       }
+    }
+
+    /// The address threads waiting for the subject's creation park on.
+    private var parkingAddress: UnsafeRawPointer {
+      UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Forgets a connection that was cancelled or whose upstream completed.
@@ -217,7 +225,7 @@ where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Ou
 /// receives, which forwards the subject's requests to the upstream. Cancelling it (as the
 /// connection, or as the subject's subscription) cancels the upstream subscription.
 final class MulticastConnection<Upstream: Publisher, SubjectType: Subject>: Subscriber,
-  Subscription, CustomStringConvertible, @unchecked Sendable
+  Subscription, EndingSubscription, CustomStringConvertible, @unchecked Sendable
 where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
   // @unchecked Sendable: `status`, `subject` and `onEnd` are guarded by `lock`; the subject is
   // thread-safe.
@@ -238,6 +246,13 @@ where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Ou
   }
 
   var description: String { "Multicast" }
+
+  var hasEnded: Bool {
+    lock.withLock {
+      if case .terminated = status { return true }
+      return false
+    }
+  }
 
   func receive(subscription: any Subscription) {
     let subject = lock.withLock { () -> SubjectType? in

@@ -212,12 +212,18 @@ final class PrefixUntilOutputInner<Downstream: Subscriber>: Subscriber, Subscrip
   }
 
   func cancel() {
-    let (upstream, other) = lock.withLock { () -> ((any Subscription)?, (any Subscription)?) in
-      guard !terminated else { return (nil, nil) }
+    let (upstream, other, released) = lock.withLock {
+      () -> ((any Subscription)?, (any Subscription)?, Downstream?) in
+      // A completion decided while a delivery runs waits for it in `pendingCompletion`: a
+      // cancel from inside that delivery drops it, so nothing follows the cancel (rule 2).
+      guard !terminated || pendingCompletion != nil else { return (nil, nil, nil) }
       terminated = true
-      downstream = nil
-      return releaseSubscriptions()
+      pendingCompletion = nil
+      defer { downstream = nil }
+      let (upstream, other) = releaseSubscriptions()
+      return (upstream, other, downstream)
     }
+    _ = released  // Released after the lock.
     upstream?.cancel()
     other?.cancel()
   }

@@ -12,19 +12,26 @@
 /// print(subject.value)  // Prints: 3
 /// ```
 ///
-/// Threading follows ``PassthroughSubject``. `value` can be read and written from any thread;
-/// after `send(x)` returns, `value` is `x` on every thread, even if delivery of `x` was handed
-/// to a thread that is still delivering an earlier value.
+/// Threading follows ``PassthroughSubject``: `send` returns after every subscriber with demand
+/// has received the value, on the sending thread. `value` can be read and written from any
+/// thread, and from inside a subscriber. The stored value and the order of deliveries always
+/// agree: a send that waits for another thread's delivery stores its value only when its own
+/// delivery starts. A subscriber attached from another thread during a delivery waits for it
+/// too, then receives the current value (on its demand) on its own thread.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject {
   @usableFromInline
   let core: SubjectCore<Output, Failure>
 
-  /// The value as of the last `send`. Guarded by `core.lock`.
+  /// The value as of the last `send`. Guarded by `core.lock`. (Unchecked exclusivity: the lock
+  /// serializes every access, and `send` swaps it out, which would otherwise cost a runtime
+  /// access check, about 150 instructions per send.)
   @usableFromInline
+  @exclusivity(unchecked)
   var currentValue: Output
 
   /// Whether a completion was sent. Guarded by `core.lock`.
   @usableFromInline
+  @exclusivity(unchecked)
   var isComplete = false
 
   /// The value wrapped by this subject, published as a new element whenever it changes.
@@ -56,9 +63,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
   /// Sets the value and sends it to every subscriber. Ignored after a completion.
   @inlinable
   public func send(_ input: Output) {
-    core.perform(.value(input)) {
+    // The replaced value is swapped out and released after the lock: its deinit may be user
+    // code that reads `value`.
+    var replaced = input
+    core.perform(.value(input)) { _ in
       guard !isComplete else { return false }
-      currentValue = input
+      swap(&currentValue, &replaced)
       return true
     }
   }
@@ -67,7 +77,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
   /// last value.
   @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
-    core.perform(.completion(completion)) {
+    core.perform(.completion(completion)) { _ in
       isComplete = true
       return true
     }

@@ -16,11 +16,24 @@
 /// ```
 ///
 /// ## Threading
-/// `send` may be called from any thread. Each subscriber receives values one at a time. A
-/// `send` made from inside a subscriber (on the delivering thread) is delivered at once,
-/// nested inside the current delivery, as in Combine. A `send` from another thread while a
-/// delivery is in progress is handed to the delivering thread, which delivers it before it
-/// returns; the sending thread does not wait, so no thread can deadlock on a subject.
+/// As in Combine, `send` is synchronous and may be called from any thread: it returns after
+/// every subscriber attached when it began (with demand) has received the value or the
+/// completion, on the calling thread. Each subscriber receives values one at a time.
+/// - A `send` made from inside a subscriber (on the delivering thread) is delivered at once,
+///   nested inside the current delivery.
+/// - A `send` from another thread while a delivery is in progress waits for it to end (the
+///   thread sleeps), then delivers on its own thread. Subscribing from another thread during a
+///   delivery waits the same way.
+/// - `cancel()` and `request(_:)` never wait: a cancelled subscriber receives nothing more at
+///   once, even while another thread is delivering.
+///
+/// The cost is Combine's too: a subscriber that synchronously waits for another thread which
+/// sends to the same subject (for example with `DispatchQueue.sync`) deadlocks.
+///
+/// ## Upstream publishers
+/// A subject subscribed to publishers (`publisher.subscribe(subject)`) requests unlimited values
+/// from them when its first subscriber asks for values, as Combine's does, so that values
+/// published before anyone subscribed are not lost.
 public final class PassthroughSubject<Output, Failure: Error>: Subject {
   @usableFromInline
   let core = SubjectCore<Output, Failure>(replaying: nil)
@@ -53,7 +66,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
   }
 
   /// Keeps an upstream subscription (when the subject subscribes to a publisher) and requests
-  /// unlimited values from it. It is cancelled when the subject is deinitialized.
+  /// unlimited values from it once a subscriber of the subject has asked for values. It is
+  /// cancelled when the subject is deinitialized.
   public func send(subscription: any Subscription) {
     core.receiveUpstream(subscription)
   }

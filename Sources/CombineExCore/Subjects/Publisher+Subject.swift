@@ -24,7 +24,7 @@ extension Publisher {
 /// subject, and is itself the subscription the subject receives, so that the subject's
 /// requests and cancellation reach the upstream.
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
-  CustomStringConvertible, @unchecked Sendable
+  EndingSubscription, CustomStringConvertible, @unchecked Sendable
 {
   // @unchecked Sendable: `status`, `subject` and `upstream` are guarded by `lock`.
   typealias Input = Downstream.Output
@@ -46,6 +46,8 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
   }
 
   var description: String { "Subject" }
+
+  var hasEnded: Bool { lock.withLock { status == .terminated } }
 
   func receive(subscription: any Subscription) {
     let subject = lock.withLock { () -> Downstream? in

@@ -178,7 +178,28 @@ extension Subscribers {
       released?.release()
     }
 
+    /// A subject forgot this cancelled sink (see ``SubscriptionReleasing``): no delivery runs
+    /// on another thread and none will start, so the closures can go (when the delivery that
+    /// cancelled, if any, has returned).
+    @usableFromInline
+    func upstreamDetached() {
+      guard phase.load(ordering: .acquiring) == SinkPhase.terminated.rawValue, handlers != nil
+      else { return }
+      if deliveryDepth > 0 {
+        releasesHandlersAfterDelivery = true
+      } else {
+        releaseHandlers()
+      }
+    }
+
     /// Cancels the subscription. Cancelling twice, or after completion, does nothing.
+    ///
+    /// The closures are released (so objects they capture are freed even while the sink itself
+    /// is kept) once no value can be being delivered: for a sink attached to a subject (directly
+    /// or through `map`, `filter`, `compactMap`), as soon as the subject has forgotten it, which
+    /// is at once outside a delivery, or when the delivery in progress returns. Other upstreams
+    /// may deliver on another thread while `cancel` runs, and the value path takes no lock:
+    /// there the closures are released when the sink is.
     @inlinable
     public func cancel() {
       let taken = lock.withLock { () -> (any AnyObject & Subscription)? in

@@ -59,7 +59,7 @@ import Testing
 /// received like any other. Work that a thunk or a custom middleware starts is not tracked
 /// unless it reports itself with `EffectTracking.start(_:)`.
 ///
-/// The test store's ``Store`` has its own table of cancellation ids: test stores running at the
+/// The test store's `Store` has its own table of cancellation ids: test stores running at the
 /// same time (tests in parallel) never cancel, debounce or throttle each other's effects.
 ///
 /// ## Failures

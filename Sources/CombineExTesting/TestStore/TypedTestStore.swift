@@ -31,8 +31,8 @@ import Testing
 /// ```
 ///
 /// It checks exactly what a ``TestStore`` checks (it drives one), with these differences:
-/// - ``send(_:assert:fileID:filePath:line:column:)`` takes an `Action`, and
-///   ``receive(_:assert:fileID:filePath:line:column:)`` an `Action` value (when `Action` is
+/// - `send(_:assert:fileID:filePath:line:column:)` takes an `Action`, and
+///   `receive(_:assert:fileID:filePath:line:column:)` an `Action` value (when `Action` is
 ///   `Equatable`). Received actions of other types are asserted by type, with
 ///   ``receive(_:assert:fileID:filePath:line:column:)-(Received.Type,_,_,_,_,_)`` and
 ///   ``receive(_:where:assert:fileID:filePath:line:column:)``.
@@ -55,7 +55,7 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// (a loaded machine running tests in parallel can keep a task waiting for seconds).
   public static var defaultTimeout: Duration { .seconds(30) }
 
-  /// How long the `async` forms of ``receive(_:timeout:assert:fileID:filePath:line:column:)``
+  /// How long the `async` forms of `receive(_:timeout:assert:fileID:filePath:line:column:)`
   /// and ``finish(timeout:fileID:filePath:line:column:)`` wait when they are given no
   /// `timeout`.
   public var timeout: Duration
@@ -69,7 +69,7 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
 
   private let store: TestStore<State>
 
-  /// Creates a typed test store around a new ``Store`` made from `reducer`, `state` and
+  /// Creates a typed test store around a new `Store` made from `reducer`, `state` and
   /// `middlewares`, whose tests send and receive actions of type `action`.
   ///
   /// - Parameters:
@@ -81,8 +81,11 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   ///     `TestScheduler`.
   ///   - exhaustivity: `.on` (the default) or `.off`.
   ///   - timeout: How long the `async` forms wait when given no timeout (``timeout``).
-  ///   - fileID, filePath, line, column: Where the end-of-life checks are reported if the test
-  ///     never calls ``finish(fileID:filePath:line:column:)``.
+  ///   - fileID: Where the end-of-life checks are reported if the test never calls
+  ///     ``finish(fileID:filePath:line:column:)``.
+  ///   - filePath: See `fileID`.
+  ///   - line: See `fileID`.
+  ///   - column: See `fileID`.
   public init(
     reducer: @escaping Reducer<State>, state: State, action: Action.Type = Action.self,
     middlewares: [Middleware<State>] = [], exhaustivity: Exhaustivity = .on,
@@ -175,7 +178,7 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   }
 
   /// Waits up to `timeout` (``timeout`` if `nil`) for an action equal to `expected` to be
-  /// received, then asserts it like ``receive(_:assert:fileID:filePath:line:column:)``.
+  /// received, then asserts it like `receive(_:assert:fileID:filePath:line:column:)`.
   ///
   /// ```swift
   /// await store.receive(.response(["SWIFT"])) { $0.results = ["SWIFT"] }

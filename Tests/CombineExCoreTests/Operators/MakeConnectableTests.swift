@@ -32,13 +32,17 @@ struct MakeConnectableTests {
     connection.cancel()
   }
 
-  @Test("the upstream is asked for unlimited values")
+  @Test("the upstream is asked for unlimited values once a subscriber asks (as in Combine)")
   func unlimitedDemand() {
     let log = UpstreamLog()
     let connectable = PassthroughSubject<Int, Never>().probed(log).makeConnectable()
     let connection = connectable.connect()
+    // Its PassthroughSubject requests from the upstream on the first downstream demand.
+    #expect(log.requests == [])
+    let recorder = connectable.record()
     #expect(log.requests == [.unlimited])
     connection.cancel()
+    _ = recorder
   }
 
   @Test("a subscriber without demand misses values, as with a PassthroughSubject")

@@ -283,4 +283,34 @@ struct MulticastTests {
     #expect(log.subscriptions == log.cancels)
     #expect(log.subscriptions >= 1)
   }
+
+  @Test("a subscriber arriving while another thread runs createSubject sleeps until it is made")
+  func waitsForSubjectCreationWithoutSpinning() async {
+    let cpuSeconds = await onOwnThread { () -> Double in
+      let creating = DispatchSemaphore(value: 0)
+      let release = DispatchSemaphore(value: 0)
+      let multicast = Empty<Int, Never>(completeImmediately: false).multicast {
+        () -> PassthroughSubject<Int, Never> in
+        creating.signal()
+        _ = waitBounded(release, seconds: 10)
+        return PassthroughSubject()
+      }
+      let creator = SideThread { _ = multicast.sink { _ in } }
+      _ = waitBounded(creating)
+      let cpu = LockedBox(0.0)
+      let waiter = SideThread {
+        let start = threadCPUSeconds()
+        let cancellable = multicast.sink { _ in }
+        cpu.withLock { $0 = threadCPUSeconds() - start }
+        cancellable.cancel()
+      }
+      // Let the waiter find the subject being created, then finish creating it.
+      _ = waiter.join(seconds: 0.5)
+      release.signal()
+      _ = waiter.join()
+      _ = creator.join()
+      return cpu.withLock { $0 }
+    }
+    #expect(cpuSeconds < 0.05, "the waiting thread used \(cpuSeconds) s of processor time")
+  }
 }

@@ -236,4 +236,37 @@ struct PrefixUntilOutputTests {
       #expect(!subscriber.valueAfterCompletion)
     }
   }
+
+  // MARK: Cancel after the trigger
+
+  @Test("a subscriber that fires the trigger, then cancels, inside receive gets no completion")
+  func triggerThenCancelInsideReceive() {
+    final class TriggerThenCancel: Subscriber {
+      typealias Input = Int
+      typealias Failure = Never
+      let stop: PassthroughSubject<Void, Never>
+      var subscription: (any Subscription)?
+      var events: [String] = []
+      init(stop: PassthroughSubject<Void, Never>) { self.stop = stop }
+      func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+      }
+      func receive(_ input: Int) -> Subscribers.Demand {
+        events.append("\(input)")
+        stop.send()
+        subscription?.cancel()
+        return .none
+      }
+      func receive(completion: Subscribers.Completion<Never>) {
+        events.append("completion")
+      }
+    }
+    let values = PassthroughSubject<Int, Never>()
+    let stop = PassthroughSubject<Void, Never>()
+    let subscriber = TriggerThenCancel(stop: stop)
+    values.prefix(untilOutputFrom: stop).subscribe(subscriber)
+    values.send(1)
+    #expect(subscriber.events == ["1"])
+  }
 }

@@ -112,4 +112,20 @@ struct CurrentValueSubjectTests {
       #expect(values.last == subject.value)
     }
   }
+
+  @Test("a replaced value whose deinit reads the subject's value does not deadlock")
+  func replacedValueDeinitReadsValue() {
+    final class Reader {
+      var onDeinit: () -> Void = {}
+      deinit { onDeinit() }
+    }
+    let subject = CurrentValueSubject<Reader?, Never>(Reader())
+    var readInDeinit = false
+    subject.value?.onDeinit = { [unowned subject] in
+      _ = subject.value
+      readInDeinit = true
+    }
+    subject.send(nil)  // releases the first reader, whose deinit reads `value`
+    #expect(readInDeinit)
+  }
 }

@@ -112,4 +112,53 @@ struct SinkTests {
     }
     #expect(weakOwner == nil)
   }
+
+  @Test("cancel releases the closures, so an owner they capture is freed while the sink is kept")
+  func cancelReleasesClosures() {
+    final class Owner {
+      var sink: Subscribers.Sink<Int, Never>?
+      var received: [Int] = []
+    }
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakOwner: Owner?
+    var kept: Subscribers.Sink<Int, Never>?
+    do {
+      let owner = Owner()
+      weakOwner = owner
+      let sink = Subscribers.Sink<Int, Never>(
+        receiveCompletion: { _ in _ = owner }, receiveValue: { owner.received.append($0) })
+      owner.sink = sink  // a cycle: owner -> sink -> closures -> owner
+      subject.subscribe(sink)
+      subject.send(1)
+      #expect(owner.received == [1])
+      sink.cancel()
+      kept = sink
+    }
+    #expect(weakOwner == nil)
+    subject.send(2)  // nothing reaches the cancelled sink
+    withExtendedLifetime(kept) {}
+  }
+
+  @Test("a sink cancelled from inside receiveValue releases its closures when that call returns")
+  func cancelInsideReceiveReleasesAfterwards() {
+    final class Token {}
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakToken: Token?
+    var sink: Subscribers.Sink<Int, Never>?
+    do {
+      let token = Token()
+      weakToken = token
+      sink = Subscribers.Sink<Int, Never>(
+        receiveCompletion: { _ in },
+        receiveValue: { _ in
+          sink?.cancel()
+          // The running closure's captures are still alive here.
+          #expect(weakToken != nil)
+          _ = token
+        })
+      subject.subscribe(sink!)
+    }
+    subject.send(1)
+    #expect(weakToken == nil)
+  }
 }

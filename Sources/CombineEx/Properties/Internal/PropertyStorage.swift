@@ -63,16 +63,17 @@ final class PropertyStorage<Output>: Publisher {
 
   /// Stores `value` and publishes it (ignored once finished).
   func send(_ value: Output) {
-    core.perform(.value(value)) {
+    var replaced = value  // released after the lock (its deinit may read `value`)
+    core.perform(.value(value)) { _ in
       guard !isFinished else { return false }
-      currentValue = value
+      swap(&currentValue, &replaced)
       return true
     }
   }
 
   /// Finishes every subscriber; the value stays.
   func finish() {
-    core.perform(.completion(.finished)) {
+    core.perform(.completion(.finished)) { _ in
       guard !isFinished else { return false }
       isFinished = true
       return true
@@ -83,7 +84,7 @@ final class PropertyStorage<Output>: Publisher {
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     let retaining = PropertyStorageSubscriber(downstream: subscriber, retained: self)
     var finishedValue: Output?
-    core.perform(core.attachEvent(for: retaining)) {
+    core.perform(core.attachEvent(for: retaining)) { _ in
       guard isFinished else { return true }
       finishedValue = currentValue
       return false

@@ -9,7 +9,8 @@ import Synchronization
 /// that is cleared when the stream ends (for any other subscriber).
 ///
 /// Only the thread holding the subject's delivery token calls `offer`, `start`, `finish` and
-/// `release`; `request` and `cancel` may come from any thread.
+/// `release`; `request` and `cancel` may come from any thread, and never wait for a delivery
+/// (see ``SubjectCore``).
 @usableFromInline
 package class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
   @unchecked Sendable
@@ -40,12 +41,15 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
   ) {
     self.subject = subject
     self.send = send
+    // A replay buffer's subscriber is made behind when it is attached, if there is anything
+    // to replay (``SubjectCore/handleAttach(_:start:)``).
     state = Atomic(subject.replaysCurrentValue ? SubjectConduitState.owesCurrentValue : 0)
   }
 
   @usableFromInline
   package var description: String {
-    subject.replaysCurrentValue ? "CurrentValueSubject" : "PassthroughSubject"
+    if subject.replayBuffer != nil { return "ReplaySubject" }
+    return subject.replaysCurrentValue ? "CurrentValueSubject" : "PassthroughSubject"
   }
 
   // MARK: Called by the token holder (overridden; cold paths)
@@ -73,12 +77,15 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     if current & SubjectConduitState.terminated != 0 { return }
     let demand = current & SubjectConduitState.demandMask
     if demand == 0 {
-      if subject.replaysCurrentValue {
-        state.bitwiseOr(SubjectConduitState.owesCurrentValue, ordering: .relaxed)
-      }
+      if subject.replays { holdBack() }
       return
     }
     if current & SubjectConduitState.owesCurrentValue != 0 {
+      if subject.replayBuffer != nil {
+        // Behind in a replay buffer (which already holds `value`): catch up in order.
+        subject.catchUp(self)
+        return
+      }
       state.bitwiseAnd(~SubjectConduitState.owesCurrentValue, ordering: .relaxed)
     }
     if demand != SubjectConduitState.unlimited {
@@ -87,6 +94,23 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     }
     let more = send(self, value)
     if more != .none { addDemand(more) }
+  }
+
+  /// The subscriber had no demand for the value being sent: it is now behind (it receives the
+  /// current value, or the replay buffer's values, on its next demand).
+  @usableFromInline
+  final func holdBack() {
+    if let replayBuffer = subject.replayBuffer {
+      guard replayBuffer.capacity > 0 else { return }  // Nothing kept: the value is missed.
+      replayBuffer.holdBackLatest(self)
+    }
+    state.bitwiseOr(SubjectConduitState.owesCurrentValue, ordering: .relaxed)
+  }
+
+  /// Whether the subscriber is behind: it owes the current value, or values of a replay buffer.
+  @inlinable
+  final var isBehind: Bool {
+    state.load(ordering: .acquiring) & SubjectConduitState.owesCurrentValue != 0
   }
 
   /// Delivers the current value if the subscriber owes it and has demand.
@@ -128,12 +152,14 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     }
   }
 
-  /// Adds demand; a replaying subject then delivers the current value if it is owed.
+  /// Adds demand; a replaying subject then delivers the current value if it is owed. The
+  /// subject's first downstream demand makes it request values from its upstreams.
   @inlinable
   package final func request(_ demand: Subscribers.Demand) {
     guard demand != .none else { return }
     addDemand(demand)
-    if subject.replaysCurrentValue {
+    if !subject.upstreamDemanded.load(ordering: .relaxed) { subject.requestUpstreamOnce() }
+    if subject.replays {
       let current = state.load(ordering: .acquiring)
       if current & SubjectConduitState.owesCurrentValue != 0,
         current & SubjectConduitState.terminated == 0
@@ -183,6 +209,14 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<
   @usableFromInline
   override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
     downstream.receive(completion: completion)
+  }
+
+  /// The subject forgot this subscriber: tell it that no delivery is in progress any more (a
+  /// cancelled `Sink` then releases its closures).
+  @usableFromInline
+  override func release() {
+    // Only subscribers that conform are given this kind of conduit (see `attachEvent`).
+    (downstream as? any SubscriptionReleasing)?.upstreamDetached()
   }
 }
 

@@ -1,30 +1,47 @@
 import Synchronization
 
-/// The machinery shared by ``PassthroughSubject`` and ``CurrentValueSubject``.
+/// The machinery shared by ``PassthroughSubject``, ``CurrentValueSubject`` and CombineEx's
+/// subject-like types (`MutableProperty`, `ReplaySubject`): one implementation of Combine's
+/// threading contract for subjects (ARCHITECTURE.md rules 5 and 6).
 ///
 /// ## The delivery token
 /// Everything that touches the subscriber list or calls a subscriber (sending a value or a
-/// completion, attaching, detaching, replaying the current value) runs as a ``SubjectEvent``
-/// performed by the one thread that holds the *delivery token*, an atomic word holding that
-/// thread's identity:
+/// completion, attaching, detaching, replaying) runs as a ``SubjectEvent`` handled by the one
+/// thread that holds the *delivery token*, an atomic word holding that thread's identity:
 /// - Uncontended, `perform` takes the token with one compare-and-swap, handles the event, and
 ///   gives the token back with another. No lock is taken and nothing is allocated.
 /// - Re-entrant calls (the token holder's own thread, from inside a subscriber) are handled at
-///   once, nested inside the current delivery: that is the order Apple's Combine gives.
-/// - A call from another thread while the token is held is queued (under `lock`) and the holder
-///   handles it before giving the token back. No thread ever waits for another, so a subscriber
-///   that blocks on a second thread which sends to the same subject cannot deadlock it, and no
-///   lock is held while calling out.
+///   once, nested inside the current delivery: that is the order Apple's Combine gives. A
+///   subject that does not nest deliveries (`MutableProperty`) queues a re-entrant value or
+///   completion instead; the holder delivers it after the current delivery, before it gives
+///   the token back, so before the outer send returns.
+/// - **A value, a completion or an attach from another thread while the token is held waits**
+///   until the holder gives the token back, then takes it and is handled on its own thread.
+///   So a send returns only after every subscriber attached when it began (with demand) has
+///   received it, on the sending thread, as in Combine. The waiting thread spins briefly, then
+///   sleeps (``Parking``); it never spins for the length of a delivery.
+/// - **A cancel or a request from another thread never waits**: it is queued (under `lock`) and
+///   the holder handles it before giving the token back. (The cancelled subscriber receives
+///   nothing more at once: its conduit is marked terminated before the event is queued; a
+///   request's demand is added at once too, and only a replay it makes possible is left to the
+///   holder.) A subscriber whose `receive` waits for another thread that cancels it, or asks it
+///   for more, must not deadlock, and Combine's cancel does not wait either.
 ///
-/// Delivery to each subscriber is therefore serial, and events are handled in the order they
-/// were performed (first-in first-out across threads).
+/// Delivery to each subscriber is therefore serial. The cost is Combine's: a subscriber that
+/// synchronously waits for another thread that sends to the same subject deadlocks, and two
+/// threads delivering two subjects whose subscribers send to each other's subject deadlock, as
+/// two locks taken in opposite orders do. Waiting threads are not served first-come
+/// first-served (like a lock's, not a queue's).
 ///
-/// The token word's low bit means "events are queued"; thread identities are pointers, so it
-/// is otherwise always zero.
+/// The token word's two low bits are flags (thread identities are pointers, so they are
+/// otherwise zero): ``queuedFlag`` (events are queued for the holder) and ``waitingFlag`` (a
+/// thread may be asleep waiting for the token). Either makes the holder's release take the slow
+/// path, which drains the queue, then wakes the sleepers.
 @usableFromInline
 package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-  // @unchecked Sendable: `token` is atomic; `queue` and `upstreamSubscriptions` are guarded by
-  // `lock`; every other stored property is touched only by the token holder.
+  // @unchecked Sendable: `token` and `upstreamDemanded` are atomic; `queue` and
+  // `upstreamSubscriptions` are guarded by `lock`; every other stored property is touched only by
+  // the token holder.
   @usableFromInline
   let token = Atomic<UInt>(0)
 
@@ -38,9 +55,17 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   var queue: [() -> Void] = []
 
-  /// Subscriptions received through `send(subscription:)`. Guarded by `lock`.
+  /// Subscriptions received through `send(subscription:)` that have not ended. Guarded by
+  /// `lock`.
   @usableFromInline
   var upstreamSubscriptions: [any Subscription] = []
+
+  /// Whether the subject has requested unlimited values from its upstream subscriptions: a
+  /// ``PassthroughSubject`` does it once, when the first downstream demand arrives (until then a
+  /// value sent by an upstream would be lost); replaying subjects at once. Set once, never
+  /// cleared; changed under `lock`.
+  @usableFromInline
+  let upstreamDemanded: Atomic<Bool>
 
   /// Attached subscribers (``SubjectConduit`` instances) in subscription order, each retained
   /// once by this array, manually, so that delivery walks it without reference counting.
@@ -92,6 +117,17 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   let replaysCurrentValue: Bool
 
+  /// The latest values, for a subject that replays several (CombineEx's `ReplaySubject`): new
+  /// subscribers, and subscribers that missed values for lack of demand, receive the kept
+  /// values they have not received on demand, then the completion. Token holder only.
+  @usableFromInline
+  package let replayBuffer: SubjectReplayBuffer<Output>?
+
+  /// Whether the subject replays anything (`replaysCurrentValue` or `replayBuffer`): a
+  /// subscriber without demand is then *behind* rather than simply missing values.
+  @usableFromInline
+  let replays: Bool
+
   /// Entry points for calls that arrive through `any Subscription` (a subscriber's `cancel` and
   /// `request`), where the subject's types are not known. They are created in `init`, which
   /// is compiled where the subject is created, so they jump into specialized code instead of
@@ -102,8 +138,17 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   let performDemand: (SubjectCore<Output, Failure>, SubjectConduit<Output, Failure>) -> Void
 
+  /// Token flag: events are queued for the holder.
   @usableFromInline
   static var queuedFlag: UInt { 1 }
+
+  /// Token flag: a thread may be asleep waiting for the token.
+  @usableFromInline
+  static var waitingFlag: UInt { 2 }
+
+  /// Both token flags.
+  @usableFromInline
+  static var flags: UInt { 3 }
 
   /// Whether a value or completion sent from inside a delivery (on the delivering thread) is
   /// delivered at once, nested (subjects, like Combine), or after the current delivery
@@ -115,7 +160,24 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   package init(replaying initialValue: Output?, nestsReentrantDeliveries: Bool = true) {
     self.nestsReentrantDeliveries = nestsReentrantDeliveries
     replaysCurrentValue = initialValue != nil
+    replays = initialValue != nil
+    replayBuffer = nil
     replayValue = initialValue
+    upstreamDemanded = Atomic(initialValue != nil)
+    performDetach = { $0.perform(.detach($1)) }
+    performDemand = { $0.perform(.demand($1)) }
+  }
+
+  /// A core that replays the `bufferSize` latest values (CombineEx's `ReplaySubject`). Like a
+  /// `CurrentValueSubject`, it requests from its upstreams at once.
+  @inlinable
+  package init(replayingLatest bufferSize: Int) {
+    nestsReentrantDeliveries = true
+    replaysCurrentValue = false
+    replays = true
+    replayBuffer = SubjectReplayBuffer(capacity: bufferSize)
+    replayValue = nil
+    upstreamDemanded = Atomic(true)
     performDetach = { $0.perform(.detach($1)) }
     performDemand = { $0.perform(.demand($1)) }
   }
@@ -133,39 +195,90 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     case handleAndRelease
     /// The caller already holds the token (a re-entrant call): handle the event, nested.
     case handleNested
-    /// The event was queued for the token holder.
-    case queued
+    /// The caller must queue the event for the token holder (under `lock`; the queued flag is
+    /// already set).
+    case enqueue
+    /// Another thread holds the token: wait until it is released, then try again.
+    case wait
   }
 
-  /// Handles `event` now if this thread holds or can take the token; otherwise queues it for
-  /// the holder.
+  /// Handles `event` now if this thread holds or can take the token; otherwise waits for the
+  /// token (values, completions, attaches) or queues the event for the holder (cancels and
+  /// requests). See the type's documentation.
   @inlinable
   package func perform(_ event: SubjectEvent<Output, Failure>) {
     let me = currentThreadIdentity()
     if token.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
       handle(event)
       releaseToken(me)
-    } else if token.load(ordering: .relaxed) & ~Self.queuedFlag == me,
+    } else if token.load(ordering: .relaxed) & ~Self.flags == me,
       nestsReentrantDeliveries || !event.isDelivery
     {
       handle(event)  // Re-entrant: nested inside the event being handled.
     } else {
-      carryOut(lock.withLock { admit(event, me: me) }, event, me: me)
+      performContended(event, me: me)
+    }
+  }
+
+  /// `perform` when the token is held: by this thread (a re-entrant event this subject queues)
+  /// or by another one.
+  @inlinable
+  func performContended(_ event: SubjectEvent<Output, Failure>, me: UInt) {
+    while true {
+      let admission = lock.withLock { () -> Admission in
+        let admission = admit(event, me: me)
+        if case .enqueue = admission { queue.append { [self] in handle(event) } }
+        return admission
+      }
+      if case .wait = admission {
+        waitForToken(me)
+        continue
+      }
+      carryOut(admission, event, me: me)
+      return
     }
   }
 
   /// Performs a value or completion for a replaying subject: `commit` (which stores the new
   /// value, or refuses it by returning `false`) runs under `lock`, atomically with taking the
-  /// token or queueing the event, so that the stored value and the order of deliveries always
-  /// agree, whatever the threads.
+  /// token (or queueing the event), so that the stored value and the order of deliveries always
+  /// agree, whatever the threads. A caller that must wait for the token commits only once it
+  /// has it. `commit` receives the calling thread's identity (`MutableProperty.modify` uses it).
   @inlinable
-  package func perform(_ event: SubjectEvent<Output, Failure>, committing commit: () -> Bool) {
+  package func perform(
+    _ event: SubjectEvent<Output, Failure>, committing commit: (_ thread: UInt) -> Bool
+  ) {
     let me = currentThreadIdentity()
-    let admission = lock.withLock { () -> Admission? in
-      guard commit() else { return nil }
-      return admit(event, me: me)
+    while true {
+      let admission = lock.withLock { () -> Admission? in
+        let admission = admit(event, me: me)
+        switch admission {
+        case .wait:
+          return .wait
+        case .handleAndRelease:
+          if commit(me) { return .handleAndRelease }
+          // Refused: give the token back (after the lock; events may have been queued).
+          return nil
+        case .handleNested:
+          // Refused: nothing to do (`.enqueue` with nothing queued).
+          return commit(me) ? .handleNested : .enqueue
+        case .enqueue:
+          guard commit(me) else { return .enqueue }  // Refused: nothing queued.
+          queue.append { [self] in handle(event) }
+          return .enqueue
+        }
+      }
+      switch admission {
+      case .wait?:
+        waitForToken(me)
+        continue
+      case nil:
+        releaseToken(me)
+      case let admission?:
+        carryOut(admission, event, me: me)
+      }
+      return
     }
-    if let admission { carryOut(admission, event, me: me) }
   }
 
   @inlinable
@@ -176,52 +289,94 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       releaseToken(me)
     case .handleNested:
       handle(event)
-    case .queued:
+    case .enqueue, .wait:
       break
     }
   }
 
-  /// Decides, with `lock` held, whether the calling thread handles `event` or queues it.
+  /// Decides, with `lock` held, what the calling thread does with `event`: take the token, handle
+  /// it nested, queue it (setting the queued flag), or wait.
   @inlinable
   func admit(_ event: SubjectEvent<Output, Failure>, me: UInt) -> Admission {
     while true {
-      let holder = token.load(ordering: .acquiring)
-      if holder == 0 {
+      let word = token.load(ordering: .acquiring)
+      if word == 0 {
         if token.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
           return .handleAndRelease
         }
         continue
       }
-      if holder & ~Self.queuedFlag == me, nestsReentrantDeliveries || !event.isDelivery {
-        return .handleNested
+      if word & ~Self.flags == me {
+        if nestsReentrantDeliveries || !event.isDelivery { return .handleNested }
+      } else if event.waitsForToken {
+        return .wait
       }
-      if holder & Self.queuedFlag == 0 {
+      if word & Self.queuedFlag == 0 {
         let flagged = token.compareExchange(
-          expected: holder, desired: holder | Self.queuedFlag, ordering: .acquiringAndReleasing)
+          expected: word, desired: word | Self.queuedFlag, ordering: .acquiringAndReleasing)
         guard flagged.exchanged else { continue }
       }
-      queue.append { [self] in handle(event) }
-      return .queued
+      return .enqueue
     }
   }
 
-  /// Gives the token back, first handling every event queued while it was held.
+  /// Sleeps until the token is released (after a short spin), setting the waiting flag so that
+  /// the holder's release wakes this thread.
+  @usableFromInline
+  func waitForToken(_ me: UInt) {
+    for _ in 0..<100 where token.load(ordering: .relaxed) == 0 {
+      return
+    }
+    Parking.park(on: parkingAddress) {
+      while true {
+        let word = token.load(ordering: .acquiring)
+        if word == 0 { return false }
+        if word & Self.waitingFlag != 0 { return true }
+        if token.compareExchange(
+          expected: word, desired: word | Self.waitingFlag, ordering: .acquiringAndReleasing
+        ).exchanged {
+          return true
+        }
+      }
+    }
+  }
+
+  /// The address threads waiting for this subject's token park on.
+  @usableFromInline
+  var parkingAddress: UnsafeRawPointer {
+    UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  /// Gives the token back: one compare-and-swap, unless a flag is set.
   @inlinable
   func releaseToken(_ me: UInt) {
-    while !token.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged {
-      drainQueue(me)
+    if !token.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged {
+      releaseTokenContended(me)
     }
   }
 
+  /// Gives the token back when a flag is set: first handles every queued event (still holding
+  /// the token), then releases it and wakes the threads waiting for it.
   @usableFromInline
-  func drainQueue(_ me: UInt) {
-    let batch = lock.withLock { () -> [() -> Void] in
-      token.store(me, ordering: .releasing)
-      defer { queue = [] }
-      return queue
-    }
-    for handleEvent in batch {
-      handleEvent()
+  func releaseTokenContended(_ me: UInt) {
+    while true {
+      let (batch, wakeWaiters) = lock.withLock { () -> ([() -> Void], Bool) in
+        if !queue.isEmpty {
+          // Clear the queued flag only: the waiting flag stays for the final release.
+          token.bitwiseAnd(~Self.queuedFlag, ordering: .acquiringAndReleasing)
+          defer { queue = [] }
+          return (queue, false)
+        }
+        let released = token.exchange(0, ordering: .releasing)
+        return ([], released & Self.waitingFlag != 0)
+      }
+      if batch.isEmpty {
+        if wakeWaiters { Parking.unparkAll(on: parkingAddress) }
+        return
+      }
+      for handleEvent in batch {
+        handleEvent()
+      }
     }
   }
 
@@ -248,7 +403,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       }
       needsSweep = true
     case .demand(let conduit):
-      if completion == nil, let replayValue {
+      if replayBuffer != nil {
+        catchUp(conduit)
+      } else if completion == nil, let replayValue {
         conduit.offerCurrentValue(replayValue)
       }
     }
@@ -291,6 +448,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     while index < count {
       if let entry = conduits[index] {
         withConduit(entry) { conduit in
+          // A subscriber behind in a replay buffer receives the completion after the values it
+          // is owed (``catchUp(_:)``).
+          if replayBuffer != nil, conduit.isBehind { return }
           if conduit.terminate() { conduit.finish(completion) }
         }
       }
@@ -299,12 +459,49 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     needsSweep = true
   }
 
+  /// Delivers to a subscriber that is behind in the replay buffer the values it has not
+  /// received, as far as its demand goes, then the completion once it has caught up (token
+  /// holder only). Re-entrant: the cursor moves before each delivery, so a nested call (a
+  /// value sent from inside the subscriber) carries on from where this one was.
+  @usableFromInline
+  func catchUp(_ conduit: SubjectConduit<Output, Failure>) {
+    guard let replayBuffer else { return }
+    while true {
+      let state = conduit.state.load(ordering: .acquiring)
+      if state & SubjectConduitState.terminated != 0 {
+        replayBuffer.forget(conduit)
+        return
+      }
+      if replayBuffer.isCaughtUp(conduit) {
+        // No longer behind; the completion, if there was one, follows (it needs no demand).
+        conduit.state.bitwiseAnd(~SubjectConduitState.owesCurrentValue, ordering: .relaxed)
+        replayBuffer.forget(conduit)
+        if let completion, conduit.terminate() {
+          conduit.finish(completion)
+          needsSweep = true
+        }
+        return
+      }
+      let demand = state & SubjectConduitState.demandMask
+      guard demand > 0, let value = replayBuffer.takeNext(for: conduit) else { return }
+      if demand != SubjectConduitState.unlimited {
+        conduit.state.subtract(1, ordering: .relaxed)
+      }
+      let more = conduit.send(conduit, value)
+      if more != .none { conduit.addDemand(more) }
+    }
+  }
+
   @inlinable
   func handleAttach(
     _ conduit: SubjectConduit<Output, Failure>,
     start: (SubjectConduit<Output, Failure>) -> Void
   ) {
-    if let completion {
+    if let replayBuffer, !replayBuffer.isEmpty {
+      // Behind from the oldest kept value; after a completion, the completion follows them.
+      conduit.state.bitwiseOr(SubjectConduitState.owesCurrentValue, ordering: .relaxed)
+      replayBuffer.startFromOldest(conduit)
+    } else if let completion {
       conduit.startCompleted(completion)
       return
     }
@@ -396,6 +593,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @inlinable
   func releaseConduit(_ entry: Unmanaged<AnyObject>) {
     entry._withUnsafeGuaranteedRef { object in
+      replayBuffer?.forget(object)
       unsafeDowncast(object, to: SubjectConduit<Output, Failure>.self).release()
     }
     entry.release()
@@ -404,17 +602,60 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   // MARK: Upstream subscriptions
 
   /// Keeps a subscription sent to the subject (to cancel it when the subject goes away) and
-  /// requests unlimited values from it, as Combine's subjects do. Values that arrive after the
-  /// subject completed are ignored like any other send.
+  /// requests unlimited values from it, as Combine's subjects do: at once if the subject has had
+  /// downstream demand (always, for replaying subjects), otherwise when the first downstream
+  /// demand arrives (``requestUpstreamOnce()``), so that values an upstream would send before
+  /// anyone wants them are not lost. Values that arrive after the subject completed are ignored
+  /// like any other send.
+  ///
+  /// Subscriptions that have ended (the core's own, from `subscribe(_ subject:)` and
+  /// `multicast`, which tell: ``EndingSubscription``) are dropped here, so a subject that is
+  /// connected again and again (`share()`) does not keep every past connection.
   @usableFromInline
-  func receiveUpstream(_ subscription: any Subscription) {
-    lock.withLock { upstreamSubscriptions.append(subscription) }
-    subscription.request(.unlimited)
+  package func receiveUpstream(_ subscription: any Subscription) {
+    let kept = lock.withLock { upstreamSubscriptions }
+    let ended = Set(
+      kept.lazy.compactMap { $0 as? any EndingSubscription }.filter(\.hasEnded)
+        .map(ObjectIdentifier.init))
+    let (dropped, requestsNow) = lock.withLock { () -> ([any Subscription], Bool) in
+      var dropped: [any Subscription] = []
+      if !ended.isEmpty {
+        var remaining: [any Subscription] = []
+        for upstream in upstreamSubscriptions {
+          if let ending = upstream as? any EndingSubscription,
+            ended.contains(ObjectIdentifier(ending))
+          {
+            dropped.append(upstream)
+          } else {
+            remaining.append(upstream)
+          }
+        }
+        upstreamSubscriptions = remaining
+      }
+      upstreamSubscriptions.append(subscription)
+      return (dropped, upstreamDemanded.load(ordering: .relaxed))
+    }
+    _ = dropped  // Released here, after the lock.
+    if requestsNow { subscription.request(.unlimited) }
+  }
+
+  /// Requests unlimited values from every upstream subscription, the first time a subscriber
+  /// asks for values (a ``PassthroughSubject``'s first downstream demand, as in Combine).
+  @usableFromInline
+  func requestUpstreamOnce() {
+    let subscriptions = lock.withLock { () -> [any Subscription] in
+      guard !upstreamDemanded.load(ordering: .relaxed) else { return [] }
+      upstreamDemanded.store(true, ordering: .relaxed)
+      return upstreamSubscriptions
+    }
+    for subscription in subscriptions {
+      subscription.request(.unlimited)
+    }
   }
 
   /// Cancels every subscription sent to the subject; called when the subject goes away.
   @usableFromInline
-  func cancelUpstream() {
+  package func cancelUpstream() {
     let subscriptions = lock.withLock { () -> [any Subscription] in
       defer { upstreamSubscriptions = [] }
       return upstreamSubscriptions

@@ -26,4 +26,15 @@ extension SubjectEvent {
     case .attach, .detach, .demand: return false
     }
   }
+
+  /// Whether a thread that finds another thread holding the token waits for it (values,
+  /// completions, attaches: Combine's synchronous contract) rather than handing the event over
+  /// to the holder (cancels and requests, which must never wait; see ``SubjectCore``).
+  @inlinable
+  var waitsForToken: Bool {
+    switch self {
+    case .value, .completion, .attach: return true
+    case .detach, .demand: return false
+    }
+  }
 }
