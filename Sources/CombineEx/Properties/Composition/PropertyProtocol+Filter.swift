@@ -18,6 +18,7 @@ extension PropertyProtocol {
   /// remembers the last included value for subscribers that come later. It stays subscribed
   /// while the returned property or any of its subscribers is alive, and keeps this property
   /// alive.
+  @inlinable
   public func filter(initial: Output, _ isIncluded: @escaping (Output) -> Bool) -> Property<Output>
   {
     Property(

@@ -27,6 +27,7 @@ extension PropertyProtocol {
   /// for a read or a subscriber. The result keeps this property alive, not the other way round;
   /// the inner properties are kept alive by the subscription to them, and should be existing
   /// properties (a field of the value) rather than ones `transform` makes.
+  @inlinable
   public func flatMap<Inner: PropertyProtocol>(_ transform: @escaping (Output) -> Inner)
     -> Property<Inner.Output>
   {

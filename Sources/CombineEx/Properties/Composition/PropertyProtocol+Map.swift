@@ -19,6 +19,7 @@ extension PropertyProtocol {
   /// same instance). `transform` runs on the thread that delivers the change (the one that set it). The result
   /// keeps this property alive, not the other way round; its subscription to this property lasts
   /// as long as the result or any of its subscribers.
+  @inlinable
   public func map<T>(_ transform: @escaping (Output) -> T) -> Property<T> {
     Property(deriving: Publishers.Map(upstream: self, transform: transform), from: self) {
       transform(value)
@@ -36,6 +37,7 @@ extension PropertyProtocol {
   /// ```
   ///
   /// Like the closure `map`, the result is eager: it reads the key path once per change.
+  @inlinable
   public func map<T>(_ keyPath: KeyPath<Output, T>) -> Property<T> {
     map { $0[keyPath: keyPath] }
   }

@@ -17,6 +17,7 @@ extension PropertyProtocol where Output: Equatable {
   /// published: for values equal but distinct (two objects with the same identifier), the one
   /// that was published first stays. It stays subscribed while the returned property or any of
   /// its subscribers is alive, and keeps this property alive.
+  @inlinable
   public func removeDuplicates() -> Property<Output> {
     Property(
       deriving: Publishers.RemoveDuplicates(upstream: self, predicate: ==), from: self
@@ -45,6 +46,7 @@ extension PropertyProtocol {
   /// published (20.0 above while the source is at 20.6) and subscribers agree on it even when
   /// `predicate` is not an equivalence. It stays subscribed while the returned property or any
   /// of its subscribers is alive, and keeps this property alive.
+  @inlinable
   public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool)
     -> Property<Output>
   {
