@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// A scheduler whose time moves only when the test says so: work runs when virtual time
-/// reaches it, during ``advance(by:)``, ``advance(to:)`` or ``run()``, on the thread that
+/// reaches it, during ``advance(by:)``, ``advance(to:)`` or ``run(limit:sourceLocation:)``, on the
+/// thread that
 /// advances.
 ///
 /// ```swift
@@ -26,7 +27,7 @@ import Testing
 /// - ``now`` never moves backwards; while a piece of work runs, ``now`` is its due time.
 /// - Repeating work runs at its start date and then every interval until its cancellable is
 ///   cancelled. Repeating work that cannot move forward in time (a zero interval, or
-///   ``ImmediateScheduler`` times) runs at most once per advance.
+///   `ImmediateScheduler` times) runs at most once per advance.
 ///
 /// Make one with a scheduler's `test` property (`DispatchQueue.test`, `RunLoop.test`,
 /// `OperationQueue.test`, `ImmediateScheduler.test`) or with ``init(now:)``;

@@ -78,9 +78,12 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   ///   - initialDemand: The demand requested with the subscription; unlimited by default.
   ///   - demandAfterEachValue: The demand returned for each value; none by default.
   ///   - timeout: How long the `async` accessors wait when they are not given a `timeout`.
-  ///   - fileID, filePath, line, column: Where ``completion`` reports a timeout; the caller's
+  ///   - fileID: Where ``completion`` reports a timeout; the caller's
   ///     line by default. (These are the literals `TestStore` takes: unlike Swift Testing's
   ///     `#_sourceLocation`, they need no `import Testing` where the subscriber is made.)
+  ///   - filePath: See `fileID`.
+  ///   - line: See `fileID`.
+  ///   - column: See `fileID`.
   public init(
     initialDemand: Subscribers.Demand = .unlimited,
     demandAfterEachValue: Subscribers.Demand = .none,
@@ -227,7 +230,9 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   ///
   /// - Parameters:
   ///   - timeout: How long to wait; the subscriber's ``timeout`` by default.
-  ///   - sourceLocation, filePath, line: Where a failure is reported (Swift Testing, XCTest).
+  ///   - sourceLocation: Where a failure is reported (Swift Testing, XCTest).
+  ///   - filePath: See `sourceLocation`.
+  ///   - line: See `sourceLocation`.
   public func next(
     timeout: Duration? = nil, sourceLocation: SourceLocation = #_sourceLocation,
     filePath: StaticString = #filePath, line: UInt = #line
@@ -257,7 +262,9 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   /// - Parameters:
   ///   - count: How many values to wait for.
   ///   - timeout: How long to wait; the subscriber's ``timeout`` by default.
-  ///   - sourceLocation, filePath, line: Where a failure is reported (Swift Testing, XCTest).
+  ///   - sourceLocation: Where a failure is reported (Swift Testing, XCTest).
+  ///   - filePath: See `sourceLocation`.
+  ///   - line: See `sourceLocation`.
   public func values(
     count: Int, timeout: Duration? = nil, sourceLocation: SourceLocation = #_sourceLocation,
     filePath: StaticString = #filePath, line: UInt = #line
@@ -294,7 +301,9 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   ///
   /// - Parameters:
   ///   - timeout: How long to wait (pass the subscriber's ``timeout`` for its usual wait).
-  ///   - sourceLocation, filePath, line: Where a failure is reported (Swift Testing, XCTest).
+  ///   - sourceLocation: Where a failure is reported (Swift Testing, XCTest).
+  ///   - filePath: See `sourceLocation`.
+  ///   - line: See `sourceLocation`.
   public func completion(
     timeout: Duration, sourceLocation: SourceLocation = #_sourceLocation,
     filePath: StaticString = #filePath, line: UInt = #line

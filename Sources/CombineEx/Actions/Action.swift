@@ -4,7 +4,7 @@ import CombineExCore
 ///
 /// An action wraps a closure that makes a cold publisher for an input. ``apply(_:)`` returns a
 /// cold publisher too: nothing runs until it is subscribed. At subscription the action checks
-/// its gate, atomically: if one of its runs is in flight, or ``init(enabledIf:execute:)``'s
+/// its gate, atomically: if one of its runs is in flight, or ``init(enabledIf:execute:)-83edc``'s
 /// `enabledIf` is `false`, the subscriber fails at once with ``ActionError/disabled`` (the
 /// closure is not called). Otherwise the run starts, and the action publishes what happens:
 ///

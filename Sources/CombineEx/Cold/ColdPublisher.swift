@@ -4,7 +4,7 @@ import CombineExCore
 /// publisher.
 ///
 /// Conforming is a promise, not an implementation: subscribing twice runs the work twice, and
-/// the values a subscriber receives belong to its subscription alone. ``Deferred`` conforms
+/// the values a subscriber receives belong to its subscription alone. `Deferred` conforms
 /// (its closure runs once per subscription), as do ``AnyDeferredPublisher``, the publishers
 /// that replay fixed values (`Just`, `Empty`, `Fail`, `Publishers.Sequence`, `Result.Publisher`,
 /// `Optional.Publisher`, `Record`), and Combine's operator types whenever their upstreams are

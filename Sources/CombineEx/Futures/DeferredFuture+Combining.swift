@@ -100,7 +100,7 @@ extension DeferredFutureProtocol {
   }
 
   /// Runs this future and `other` side by side and publishes both values as a pair: the same
-  /// as ``zip(_:)``, since each future has one value.
+  /// as ``DeferredFutureProtocol/zip(_:)``, since each future has one value.
   ///
   /// ```swift
   /// let cancellable = DeferredFuture<Int, Never>.just(1)
@@ -115,7 +115,7 @@ extension DeferredFutureProtocol {
   }
 
   /// Runs this future and `other` side by side and publishes `transform` of both values: the
-  /// same as ``zip(_:_:)``.
+  /// same as ``DeferredFutureProtocol/zip(_:_:)-2aqvx``.
   ///
   /// ```swift
   /// let cancellable = DeferredFuture<Int, Never>.just(2)
@@ -130,7 +130,7 @@ extension DeferredFutureProtocol {
   }
 
   /// Runs this future and two others side by side and publishes the three values: the same as
-  /// ``zip(_:_:)``.
+  /// ``DeferredFutureProtocol/zip(_:_:)-36j4i``.
   ///
   /// ```swift
   /// let one = DeferredFuture<Int, Never>.just(1)

@@ -3,7 +3,7 @@ import CombineExCore
 /// A cold future: a publisher whose work runs once per subscription, never at construction,
 /// and publishes one value (then `.finished`) or a failure.
 ///
-/// Combine's ``Future`` is eager: its closure runs at once, in `init`, and its one result is
+/// Combine's `Future` is eager: its closure runs at once, in `init`, and its one result is
 /// shared by every subscriber. A `DeferredFuture` instead runs its closure for each new
 /// subscriber, like `Deferred { Future { ... } }`, and says so in its type, so an API that
 /// returns one promises "subscribing starts the work":
@@ -20,7 +20,8 @@ import CombineExCore
 /// ```
 ///
 /// Create one from a promise closure (`DeferredFuture { promise in ... }`), from an `async` closure
-/// (`DeferredFuture { try await ... }`), or with ``just(_:)`` and ``fail(_:)``. Await it with ``value``.
+/// (`DeferredFuture { try await ... }`), or with ``just(_:)`` and ``fail(_:)``. Await it with
+/// ``DeferredFutureProtocol/value-dp3b``.
 /// Single-value operators (`map`, `tryMap`, `mapError`, `flatMap`, `catch`, `tryCatch`,
 /// `replaceError`, `retry`, `delay`, `timeout`, `receive(on:)`, `subscribe(on:)`,
 /// `handleEvents`, `zip`, `combineLatest`) return a `DeferredFuture` again, so coldness

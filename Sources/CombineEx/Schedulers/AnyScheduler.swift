@@ -45,7 +45,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
   }
 
-  /// Builds a scheduler from closures, one per requirement of ``Scheduler``.
+  /// Builds a scheduler from closures, one per requirement of `Scheduler`.
   public init(
     minimumTolerance: @escaping () -> SchedulerTimeType.Stride,
     now: @escaping () -> SchedulerTimeType,

@@ -49,7 +49,7 @@ extension Publisher where Failure == Never {
   /// ```
   ///
   /// The upstream's (impossible) failure is presented as the inner publishers' failure type;
-  /// otherwise this is ``Publisher/flatMap(maxPublishers:_:)``.
+  /// otherwise this is ``Publisher/flatMap(maxPublishers:_:)-74854``.
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited,
     _ transform: @escaping (Output) -> P
@@ -69,7 +69,7 @@ extension Publisher where Failure == Never {
   /// // Prints: 100, 200
   /// ```
   ///
-  /// See ``Publisher/flatMap(maxPublishers:_:)`` for demand, completion and threading.
+  /// See ``Publisher/flatMap(maxPublishers:_:)-74854`` for demand, completion and threading.
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited,
     _ transform: @escaping (Output) -> P
@@ -93,7 +93,7 @@ extension Publisher {
   /// ```
   ///
   /// The inner publishers' (impossible) failure is presented as the upstream's failure type;
-  /// otherwise this is ``Publisher/flatMap(maxPublishers:_:)``.
+  /// otherwise this is ``Publisher/flatMap(maxPublishers:_:)-74854``.
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited,
     _ transform: @escaping (Output) -> P
@@ -108,7 +108,7 @@ extension Publishers {
   /// A publisher that transforms elements from an upstream publisher into new publishers, and
   /// republishes the elements of all of them.
   ///
-  /// See ``Publisher/flatMap(maxPublishers:_:)``.
+  /// See ``Publisher/flatMap(maxPublishers:_:)-74854``.
   public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
   where NewPublisher.Failure == Upstream.Failure {
     /// The kind of values this publisher publishes: the inner publishers'.

@@ -42,7 +42,7 @@ extension Publisher where Output: Publisher, Failure == Never {
   /// // Prints: 1, failure(Offline())
   /// ```
   ///
-  /// Otherwise like ``Publisher/switchToLatest()``.
+  /// Otherwise like ``Publisher/switchToLatest()-7l9oi``.
   public func switchToLatest()
     -> Publishers.SwitchToLatest<
       Output, Publishers.SetFailureType<Self, Output.Failure>
@@ -64,7 +64,7 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
   /// // Prints: home, settings
   /// ```
   ///
-  /// Otherwise like ``Publisher/switchToLatest()``.
+  /// Otherwise like ``Publisher/switchToLatest()-7l9oi``.
   public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
     Publishers.SwitchToLatest(upstream: self)
   }
@@ -83,7 +83,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
   /// // Prints: 1, finished
   /// ```
   ///
-  /// Otherwise like ``Publisher/switchToLatest()``.
+  /// Otherwise like ``Publisher/switchToLatest()-7l9oi``.
   public func switchToLatest()
     -> Publishers.SwitchToLatest<
       Publishers.SetFailureType<Output, Failure>,
@@ -97,7 +97,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 extension Publishers {
   /// A publisher that republishes the elements of the most recent publisher its upstream sent.
   ///
-  /// See ``Publisher/switchToLatest()``.
+  /// See ``Publisher/switchToLatest()-7l9oi``.
   public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
   where P == Upstream.Output, P.Failure == Upstream.Failure {
     /// The kind of values this publisher publishes: the inner publishers'.

@@ -12,7 +12,7 @@
 /// ```
 ///
 /// Implement ``receive(subscriber:)`` to create a publisher of your own; call
-/// ``subscribe(_:)`` to attach a subscriber (it is the same call under a public name).
+/// ``subscribe(_:)-5njf1`` to attach a subscriber (it is the same call under a public name).
 public protocol Publisher<Output, Failure> {
   /// The kind of values published by this publisher.
   associatedtype Output

@@ -19,7 +19,7 @@ import CombineEx
 ///
 /// Construct one with ``none``, ``init(_:)``, ``init(value:)``, ``init(error:)``,
 /// ``future(_:)``, ``result(_:)``, ``run(_:)`` (a subscriber to send to), the async
-/// `run { send in ... }` and ``task(priority:operation:)-(TaskPriority?,()async->Output)``,
+/// `run { send in ... }` and ``task(priority:operation:)-1vdmm``,
 /// ``fireAndForget(_:)`` and ``catching(_:)``, or with `publisher.eraseToEffect()`.
 ///
 /// ## Cancellation

@@ -35,10 +35,12 @@ import Testing
 ///   state before it, changed by the trailing closure. Without a closure, the state must not
 ///   have changed.
 /// - Actions dispatched by effects, thunks or middlewares are *received*: each must be asserted,
-///   in order, with ``receive(_:assert:fileID:filePath:line:column:)`` (an `Equatable` action
+///   in order, with ``receive(_:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_)`` (an
+///   `Equatable` action
 ///   value) or ``receive(_:where:assert:fileID:filePath:line:column:)`` (a type and a
 ///   predicate), which checks its state change the same way.
-/// - A send while received actions are still unasserted fails, and so does ``finish()`` (or the
+/// - A send while received actions are still unasserted fails, and so does
+///   ``finish(fileID:filePath:line:column:)`` (or the
 ///   end of the test store's life) with unasserted actions or with effects still running. Each
 ///   running effect is reported at the line of the send that started it, naming the action that
 ///   started it.
@@ -47,12 +49,12 @@ import Testing
 /// ``exhaustivity-swift.property``).
 ///
 /// ## Effects and time
-/// The store counts as *running* an effect returned by an ``EffectMiddleware`` until it ends,
-/// and the pipelines of a ``RetainedPublisherAction`` while the ``PublisherMiddleware`` retains
-/// them (both report to ``EffectTracking``). Give the middlewares a `TestScheduler`
+/// The store counts as *running* an effect returned by an `EffectMiddleware` until it ends,
+/// and the pipelines of a `RetainedPublisherAction` while the `PublisherMiddleware` retains
+/// them (both report to `EffectTracking`). Give the middlewares a `TestScheduler`
 /// (`DispatchQueue.test`) and advance it in the test: actions published during an advance are
 /// received like any other. Work that a thunk or a custom middleware starts is not tracked
-/// unless it reports itself with ``EffectTracking/start(_:)``.
+/// unless it reports itself with `EffectTracking.start(_:)`.
 ///
 /// ## Failures
 /// Failures are recorded at the caller's line: through Swift Testing's `Issue.record` when a
@@ -79,7 +81,7 @@ public final class TestStore<State: Equatable> {
   private let creation: CallSite
   private var finished = false
 
-  /// Creates a test store around a new ``Store`` made from `reducer`, `state` and
+  /// Creates a test store around a new `Store` made from `reducer`, `state` and
   /// `middlewares` (the store's own initializer), with a recording middleware placed first.
   ///
   /// - Parameters:
@@ -89,8 +91,11 @@ public final class TestStore<State: Equatable> {
   ///     `TestScheduler`.
   ///   - exhaustivity: ``Exhaustivity-swift.enum/on`` (the default) or
   ///     ``Exhaustivity-swift.enum/off``.
-  ///   - fileID, filePath, line, column: Where the end-of-life checks are reported if the test
-  ///     never calls ``finish()``.
+  ///   - fileID: Where the end-of-life checks are reported if the test
+  ///     never calls ``finish(fileID:filePath:line:column:)``.
+  ///   - filePath: See `fileID`.
+  ///   - line: See `fileID`.
+  ///   - column: See `fileID`.
   public init(
     reducer: @escaping Reducer<State>, state: State, middlewares: [Middleware<State>] = [],
     exhaustivity: Exhaustivity = .on,
@@ -104,7 +109,8 @@ public final class TestStore<State: Equatable> {
     store = Store(reducer: reducer, state: state, middlewares: [log.middleware] + middlewares)
   }
 
-  /// Runs the end-of-test checks of ``finish()`` if the test did not call it, at the line where
+  /// Runs the end-of-test checks of ``finish(fileID:filePath:line:column:)`` if the test did not
+  /// call it, at the line where
   /// the test store was created. Then the store is freed, which cancels its effects.
   deinit {
     if !finished { checkEnd(at: creation) }
@@ -144,8 +150,10 @@ public final class TestStore<State: Equatable> {
   ///   - updateStateToExpectedResult: Changes a copy of the state before the action into the
   ///     state expected after it (with exhaustivity off: a copy of the actual state after it,
   ///     which must stay equal). Without it, the state must not change (exhaustivity on).
-  ///   - fileID, filePath, line, column: Where failures are reported; the caller's line by
-  ///     default.
+  ///   - fileID: Where failures are reported; the caller's line by default.
+  ///   - filePath: See `fileID`.
+  ///   - line: See `fileID`.
+  ///   - column: See `fileID`.
   public func send(
     _ action: any StoreAction,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
@@ -186,7 +194,8 @@ public final class TestStore<State: Equatable> {
   ///
   /// With exhaustivity off, received actions before the first one equal to `expected` are
   /// skipped. The action must have been received already: use
-  /// ``receive(_:timeout:assert:fileID:filePath:line:column:)`` to wait for one that an effect
+  /// ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)`` to wait for
+  /// one that an effect
   /// sends from another thread.
   public func receive<Action: StoreAction & Equatable>(
     _ expected: Action,
@@ -239,7 +248,7 @@ public final class TestStore<State: Equatable> {
 
   /// Waits up to `timeout` for an action equal to `expected` to be received (from an effect
   /// that runs on another thread), then asserts it like
-  /// ``receive(_:assert:fileID:filePath:line:column:)``.
+  /// ``receive(_:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_)``.
   ///
   /// ```swift
   /// await store.receive(CounterAction.factLoaded("1 is a number"), timeout: .seconds(1)) {
@@ -305,7 +314,7 @@ public final class TestStore<State: Equatable> {
   }
 
   /// Waits up to `timeout` for the effects in flight to end (effects that run on other
-  /// threads), then checks the end of the test like ``finish()``.
+  /// threads), then checks the end of the test like ``finish(fileID:filePath:line:column:)``.
   nonisolated(nonsending) public func finish(
     timeout: Duration,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
