@@ -48,7 +48,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = AllSatisfyLogic<Upstream.Output, Failure, Failure>(
         name: "AllSatisfy", passes: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: ReducingOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
@@ -59,30 +59,22 @@ struct AllSatisfyLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingL
   let name: String
   let passes: (Input) -> Result<Bool, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
-  var satisfied = true
 
-  init(
-    name: String, passes: @escaping (Input) -> Result<Bool, Failure>,
-    convertFailure: @escaping (UpstreamFailure) -> Failure
-  ) {
-    self.name = name
-    self.passes = passes
-    self.convertFailure = convertFailure
-  }
+  /// Every element passed: the upstream finished without a counterexample.
+  func result(_: Void) -> Bool? { true }
 
-  var result: Bool? { satisfied }
-
-  mutating func receive(_ input: Input) -> ReducingStep<Failure> {
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Bool, Failure> {
     switch passes(input) {
     case .success(true):
-      return .continue
+      return .consume
     case .success(false):
-      satisfied = false
-      return .finish
+      return .finish(publishing: false)
     case .failure(let error):
       return .fail(error)
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> Failure { convertFailure(failure) }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Bool, Failure> {
+    .completion(.failure(convertFailure(failure)))
+  }
 }

@@ -38,8 +38,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
       upstream.receive(
-        subscriber: ReducingOperator(
-          logic: CollectLogic<Upstream.Output, Failure>(), downstream: subscriber))
+        subscriber: OperatorDriver(CollectLogic<Upstream.Output, Failure>(), downstream: subscriber)
+      )
     }
   }
 }
@@ -49,14 +49,16 @@ extension Publishers.Collect: Equatable where Upstream: Equatable {}
 /// `collect()`: append every element; publish the array at the end.
 struct CollectLogic<Input, Failure: Error>: ReducingLogic {
   typealias UpstreamFailure = Failure
-  var elements: [Input] = []
 
   var name: String { "Collect" }
 
-  var result: [Input]? { elements }
+  /// The state: the elements so far.
+  var initialState: [Input] { [] }
 
-  mutating func receive(_ input: Input) -> ReducingStep<Failure> {
+  func result(_ elements: [Input]) -> [Input]? { elements }
+
+  func receive(_ input: Input, _ elements: inout [Input]) -> OperatorStep<[Input], Failure> {
     elements.append(input)
-    return .continue
+    return .consume
   }
 }

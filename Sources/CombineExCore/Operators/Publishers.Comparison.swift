@@ -104,7 +104,7 @@ extension Publishers {
       let logic = ComparisonLogic<Output, Failure, Failure>(
         name: "Comparison", isReplacedBy: { .success(areInIncreasingOrder($0, $1)) },
         convertFailure: { $0 })
-      upstream.receive(subscriber: ReducingOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
@@ -116,32 +116,27 @@ struct ComparisonLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingL
   /// Whether the new element (second argument) replaces the kept one (first argument).
   let isReplacedBy: (Input, Input) -> Result<Bool, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
-  var kept: Input?
 
-  init(
-    name: String, isReplacedBy: @escaping (Input, Input) -> Result<Bool, Failure>,
-    convertFailure: @escaping (UpstreamFailure) -> Failure
-  ) {
-    self.name = name
-    self.isReplacedBy = isReplacedBy
-    self.convertFailure = convertFailure
-  }
+  /// The state: the element kept so far.
+  var initialState: Input? { nil }
 
-  var result: Input? { kept }
+  func result(_ kept: Input?) -> Input? { kept }
 
-  mutating func receive(_ input: Input) -> ReducingStep<Failure> {
+  func receive(_ input: Input, _ kept: inout Input?) -> OperatorStep<Input, Failure> {
     guard let current = kept else {
       kept = input
-      return .continue
+      return .consume
     }
     switch isReplacedBy(current, input) {
     case .success(let replaced):
       if replaced { kept = input }
-      return .continue
+      return .consume
     case .failure(let error):
       return .fail(error)
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> Failure { convertFailure(failure) }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Failure> {
+    .completion(.failure(convertFailure(failure)))
+  }
 }

@@ -44,7 +44,7 @@ extension Publishers {
       let output = self.output
       let logic = ContainsLogic<Upstream.Output, Failure, Failure>(
         name: "Contains", matches: { .success($0 == output) }, convertFailure: { $0 })
-      upstream.receive(subscriber: ReducingOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
@@ -57,30 +57,22 @@ struct ContainsLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingLog
   let name: String
   let matches: (Input) -> Result<Bool, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
-  var found = false
 
-  init(
-    name: String, matches: @escaping (Input) -> Result<Bool, Failure>,
-    convertFailure: @escaping (UpstreamFailure) -> Failure
-  ) {
-    self.name = name
-    self.matches = matches
-    self.convertFailure = convertFailure
-  }
+  /// The upstream finished without a match.
+  func result(_: Void) -> Bool? { false }
 
-  var result: Bool? { found }
-
-  mutating func receive(_ input: Input) -> ReducingStep<Failure> {
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Bool, Failure> {
     switch matches(input) {
     case .success(true):
-      found = true
-      return .finish
+      return .finish(publishing: true)
     case .success(false):
-      return .continue
+      return .consume
     case .failure(let error):
       return .fail(error)
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> Failure { convertFailure(failure) }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Bool, Failure> {
+    .completion(.failure(convertFailure(failure)))
+  }
 }

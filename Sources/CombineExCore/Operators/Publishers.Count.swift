@@ -37,8 +37,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == Int {
       upstream.receive(
-        subscriber: ReducingOperator(
-          logic: CountLogic<Upstream.Output, Failure>(), downstream: subscriber))
+        subscriber: OperatorDriver(CountLogic<Upstream.Output, Failure>(), downstream: subscriber))
     }
   }
 }
@@ -48,14 +47,16 @@ extension Publishers.Count: Equatable where Upstream: Equatable {}
 /// `count()`: count every element; publish the count at the end.
 struct CountLogic<Input, Failure: Error>: ReducingLogic {
   typealias UpstreamFailure = Failure
-  var count = 0
 
   var name: String { "Count" }
 
-  var result: Int? { count }
+  /// The state: the number of elements so far.
+  var initialState: Int { 0 }
 
-  mutating func receive(_ input: Input) -> ReducingStep<Failure> {
+  func result(_ count: Int) -> Int? { count }
+
+  func receive(_ input: Input, _ count: inout Int) -> OperatorStep<Int, Failure> {
     count += 1
-    return .continue
+    return .consume
   }
 }

@@ -70,7 +70,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = DropWhileLogic<Upstream.Output, Failure, Failure>(
         name: "DropWhile", shouldDrop: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: ElementOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 
@@ -104,21 +104,21 @@ extension Publishers {
       let logic = DropWhileLogic<Upstream.Output, Upstream.Failure, any Error>(
         name: "TryDropWhile", shouldDrop: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: ElementOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
 
 /// `drop(while:)` and `tryDrop(while:)`: skip elements while the predicate holds, then pass
 /// everything on without asking it again; a throwing predicate fails.
-struct DropWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: ElementLogic {
+struct DropWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: OperatorLogic {
   let name: String
   let shouldDrop: (Input) -> Result<Bool, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
-  /// Whether the predicate still decides; false once it has let an element through.
-  var dropping = true
+  /// The state: whether the predicate still decides (false once it let an element through).
+  var initialState: Bool { true }
 
-  mutating func receive(_ input: Input) -> ElementStep<Input, Failure> {
+  func receive(_ input: Input, _ dropping: inout Bool) -> OperatorStep<Input, Failure> {
     guard dropping else { return .emit(input) }
     switch shouldDrop(input) {
     case .success(true):
@@ -131,5 +131,7 @@ struct DropWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: ElementLog
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> Failure { convertFailure(failure) }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Failure> {
+    .completion(.failure(convertFailure(failure)))
+  }
 }

@@ -50,17 +50,17 @@ extension Publishers {
       let encoder = self.encoder
       let logic = CodingLogic<Upstream.Output, Coder.Output, Upstream.Failure>(
         name: "Encode", transform: { try encoder.encode($0) })
-      upstream.receive(subscriber: ElementOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
 
 /// `encode` and `decode`: emit the coded value, or fail with the coder's error.
-struct CodingLogic<Input, Output, UpstreamFailure: Error>: ElementLogic {
+struct CodingLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
   let name: String
   let transform: (Input) throws -> Output
 
-  func receive(_ input: Input) -> ElementStep<Output, any Error> {
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {
       return .emit(try transform(input))
     } catch {
@@ -68,5 +68,7 @@ struct CodingLogic<Input, Output, UpstreamFailure: Error>: ElementLogic {
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> any Error { failure }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, any Error> {
+    .completion(.failure(failure))
+  }
 }

@@ -38,7 +38,7 @@ extension Publishers {
     where Failure == S.Failure, Output == S.Input {
       let logic = FirstLogic<Output, Failure, Failure>(
         name: "First", matches: { _ in .success(true) }, convertFailure: { $0 })
-      upstream.receive(subscriber: ReducingOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
@@ -51,30 +51,22 @@ struct FirstLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingLogic 
   let name: String
   let matches: (Input) -> Result<Bool, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
-  var found: Input?
 
-  init(
-    name: String, matches: @escaping (Input) -> Result<Bool, Failure>,
-    convertFailure: @escaping (UpstreamFailure) -> Failure
-  ) {
-    self.name = name
-    self.matches = matches
-    self.convertFailure = convertFailure
-  }
+  /// The upstream finished without a match: nothing to publish.
+  func result(_: Void) -> Input? { nil }
 
-  var result: Input? { found }
-
-  mutating func receive(_ input: Input) -> ReducingStep<Failure> {
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     switch matches(input) {
     case .success(true):
-      found = input
-      return .finish
+      return .finish(publishing: input)
     case .success(false):
-      return .continue
+      return .consume
     case .failure(let error):
       return .fail(error)
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> Failure { convertFailure(failure) }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Failure> {
+    .completion(.failure(convertFailure(failure)))
+  }
 }

@@ -45,7 +45,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = FirstLogic<Output, Failure, Failure>(
         name: "FirstWhere", matches: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: ReducingOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -39,7 +39,7 @@ extension Publishers {
     where Failure == S.Failure, Output == S.Input {
       let logic = LastLogic<Output, Failure, Failure>(
         name: "Last", matches: { _ in .success(true) }, convertFailure: { $0 })
-      upstream.receive(subscriber: ReducingOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
@@ -52,28 +52,23 @@ struct LastLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingLogic {
   let name: String
   let matches: (Input) -> Result<Bool, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
-  var latest: Input?
 
-  init(
-    name: String, matches: @escaping (Input) -> Result<Bool, Failure>,
-    convertFailure: @escaping (UpstreamFailure) -> Failure
-  ) {
-    self.name = name
-    self.matches = matches
-    self.convertFailure = convertFailure
-  }
+  /// The state: the latest matching element.
+  var initialState: Input? { nil }
 
-  var result: Input? { latest }
+  func result(_ latest: Input?) -> Input? { latest }
 
-  mutating func receive(_ input: Input) -> ReducingStep<Failure> {
+  func receive(_ input: Input, _ latest: inout Input?) -> OperatorStep<Input, Failure> {
     switch matches(input) {
     case .success(let matched):
       if matched { latest = input }
-      return .continue
+      return .consume
     case .failure(let error):
       return .fail(error)
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> Failure { convertFailure(failure) }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Failure> {
+    .completion(.failure(convertFailure(failure)))
+  }
 }

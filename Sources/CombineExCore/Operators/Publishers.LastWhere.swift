@@ -44,7 +44,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = LastLogic<Output, Failure, Failure>(
         name: "LastWhere", matches: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: ReducingOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -81,8 +81,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       upstream.receive(
-        subscriber: ElementOperator(
-          logic: OutputLogic<Output, Failure>(range: range), downstream: subscriber))
+        subscriber: OperatorDriver(
+          OutputLogic<Output, Failure>(range: range), downstream: subscriber))
     }
   }
 }
@@ -91,19 +91,16 @@ extension Publishers.Output: Equatable where Upstream: Equatable {}
 
 /// `output(at:)`, `output(in:)` and `prefix(_:)`: skip the elements before the range, emit
 /// those in it, and finish with the last one (an empty range finishes at the first element).
-struct OutputLogic<Input, Failure: Error>: ElementLogic {
+struct OutputLogic<Input, Failure: Error>: OperatorLogic {
   typealias UpstreamFailure = Failure
   let range: Range<Int>
-  /// The index of the next upstream element.
-  var index = 0
-
-  init(range: Range<Int>) {
-    self.range = range
-  }
 
   var name: String { "Output" }
 
-  mutating func receive(_ input: Input) -> ElementStep<Input, Failure> {
+  /// The state: the index of the next upstream element.
+  var initialState: Int { 0 }
+
+  func receive(_ input: Input, _ index: inout Int) -> OperatorStep<Input, Failure> {
     let current = index
     index += 1
     if current < range.lowerBound { return .skip }

@@ -69,7 +69,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = PrefixWhileLogic<Upstream.Output, Failure, Failure>(
         name: "PrefixWhile", shouldContinue: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: ElementOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 
@@ -103,19 +103,19 @@ extension Publishers {
       let logic = PrefixWhileLogic<Upstream.Output, Upstream.Failure, any Error>(
         name: "TryPrefixWhile", shouldContinue: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: ElementOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
 
 /// `prefix(while:)` and `tryPrefix(while:)`: pass elements on while the predicate holds; the
 /// first one that fails it ends the stream (finished), a throwing predicate fails it.
-struct PrefixWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: ElementLogic {
+struct PrefixWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: OperatorLogic {
   let name: String
   let shouldContinue: (Input) -> Result<Bool, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
 
-  func receive(_ input: Input) -> ElementStep<Input, Failure> {
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     switch shouldContinue(input) {
     case .success(true): return .emit(input)
     case .success(false): return .finish
@@ -123,5 +123,7 @@ struct PrefixWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: ElementL
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> Failure { convertFailure(failure) }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Failure> {
+    .completion(.failure(convertFailure(failure)))
+  }
 }

@@ -72,10 +72,10 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       let logic = ReduceLogic<Upstream.Output, Output, Failure, Failure>(
-        name: "Reduce", accumulator: initial,
+        name: "Reduce", initialState: initial,
         step: { accumulator, next in .success(nextPartialResult(accumulator, next)) },
         convertFailure: { $0 })
-      upstream.receive(subscriber: ReducingOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 
@@ -111,10 +111,10 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       let logic = ReduceLogic<Upstream.Output, Output, Upstream.Failure, any Error>(
-        name: "TryReduce", accumulator: initial,
+        name: "TryReduce", initialState: initial,
         step: { accumulator, next in Result { try nextPartialResult(accumulator, next) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: ReducingOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
@@ -122,21 +122,24 @@ extension Publishers {
 /// `reduce` and `tryReduce`: fold every element into the accumulator; a failing step fails.
 struct ReduceLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: ReducingLogic {
   let name: String
-  var accumulator: Output
+  /// The state is the accumulator; it starts from the initial result.
+  let initialState: Output
   let step: (Output, Input) -> Result<Output, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
 
-  var result: Output? { accumulator }
+  func result(_ accumulator: Output) -> Output? { accumulator }
 
-  mutating func receive(_ input: Input) -> ReducingStep<Failure> {
+  func receive(_ input: Input, _ accumulator: inout Output) -> OperatorStep<Output, Failure> {
     switch step(accumulator, input) {
     case .success(let next):
       accumulator = next
-      return .continue
+      return .consume
     case .failure(let error):
       return .fail(error)
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> Failure { convertFailure(failure) }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, Failure> {
+    .completion(.failure(convertFailure(failure)))
+  }
 }

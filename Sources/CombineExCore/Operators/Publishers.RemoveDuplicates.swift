@@ -65,19 +65,19 @@ extension Publishers {
       let logic = RemoveDuplicatesLogic<Output, Failure, Failure>(
         name: "RemoveDuplicates", isDuplicate: { .success(predicate($0, $1)) },
         convertFailure: { $0 })
-      upstream.receive(subscriber: ElementOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
 
 /// `removeDuplicates` and `tryRemoveDuplicates`: remember the previous element and skip a new
 /// one that the predicate calls a duplicate of it; a throwing predicate fails.
-struct RemoveDuplicatesLogic<Input, UpstreamFailure: Error, Failure: Error>: ElementLogic {
+struct RemoveDuplicatesLogic<Input, UpstreamFailure: Error, Failure: Error>: OperatorLogic {
   let name: String
   let isDuplicate: (Input, Input) -> Result<Bool, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
-  /// The element received just before (published or not), as in Combine.
-  var previous: Input?
+  /// The state: the element received just before (published or not), as in Combine.
+  var initialState: Input? { nil }
 
   init(
     name: String, isDuplicate: @escaping (Input, Input) -> Result<Bool, Failure>,
@@ -88,7 +88,7 @@ struct RemoveDuplicatesLogic<Input, UpstreamFailure: Error, Failure: Error>: Ele
     self.convertFailure = convertFailure
   }
 
-  mutating func receive(_ input: Input) -> ElementStep<Input, Failure> {
+  func receive(_ input: Input, _ previous: inout Input?) -> OperatorStep<Input, Failure> {
     defer { previous = input }
     guard let previous else { return .emit(input) }
     switch isDuplicate(previous, input) {
@@ -98,5 +98,7 @@ struct RemoveDuplicatesLogic<Input, UpstreamFailure: Error, Failure: Error>: Ele
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> Failure { convertFailure(failure) }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Failure> {
+    .completion(.failure(convertFailure(failure)))
+  }
 }

@@ -52,22 +52,23 @@ extension Publishers {
     where Output == S.Input, Upstream.Failure == S.Failure {
       let nextPartialResult = self.nextPartialResult
       let logic = ScanLogic<Upstream.Output, Output, Failure, Failure>(
-        name: "Scan", accumulator: initialResult,
+        name: "Scan", initialState: initialResult,
         step: { .success(nextPartialResult($0, $1)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: ElementOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
 
 /// `scan` and `tryScan`: fold each element into the accumulator and emit it; a failing step
 /// fails.
-struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: ElementLogic {
+struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: OperatorLogic {
   let name: String
-  var accumulator: Output
+  /// The state is the accumulator; it starts from the initial result.
+  let initialState: Output
   let step: (Output, Input) -> Result<Output, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
 
-  mutating func receive(_ input: Input) -> ElementStep<Output, Failure> {
+  func receive(_ input: Input, _ accumulator: inout Output) -> OperatorStep<Output, Failure> {
     switch step(accumulator, input) {
     case .success(let next):
       accumulator = next
@@ -77,5 +78,7 @@ struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: Element
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> Failure { convertFailure(failure) }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, Failure> {
+    .completion(.failure(convertFailure(failure)))
+  }
 }

@@ -50,8 +50,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       upstream.receive(
-        subscriber: ElementOperator(
-          logic: TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
+        subscriber: OperatorDriver(
+          TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
             transform: transform),
           downstream: subscriber))
     }
@@ -71,12 +71,12 @@ extension Publishers.TryCompactMap {
 }
 
 /// `tryCompactMap`: emit the non-`nil` result, skip a `nil`, fail with what the closure throws.
-struct TryCompactMapLogic<Input, Output, UpstreamFailure: Error>: ElementLogic {
+struct TryCompactMapLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
   let transform: (Input) throws -> Output?
 
   var name: String { "TryCompactMap" }
 
-  func receive(_ input: Input) -> ElementStep<Output, any Error> {
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {
       guard let output = try transform(input) else { return .skip }
       return .emit(output)
@@ -85,5 +85,7 @@ struct TryCompactMapLogic<Input, Output, UpstreamFailure: Error>: ElementLogic {
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> any Error { failure }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, any Error> {
+    .completion(.failure(failure))
+  }
 }

@@ -53,7 +53,7 @@ extension Publishers {
       let logic = ContainsLogic<Upstream.Output, Upstream.Failure, any Error>(
         name: "TryContainsWhere", matches: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: ReducingOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -51,8 +51,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == Failure {
       upstream.receive(
-        subscriber: ElementOperator(
-          logic: TryFilterLogic<Upstream.Output, Upstream.Failure>(isIncluded: isIncluded),
+        subscriber: OperatorDriver(
+          TryFilterLogic<Upstream.Output, Upstream.Failure>(isIncluded: isIncluded),
           downstream: subscriber))
     }
   }
@@ -85,12 +85,12 @@ extension Publishers.TryFilter {
 }
 
 /// `tryFilter`: emit a matching element, skip another, fail with what the closure throws.
-struct TryFilterLogic<Input, UpstreamFailure: Error>: ElementLogic {
+struct TryFilterLogic<Input, UpstreamFailure: Error>: OperatorLogic {
   let isIncluded: (Input) throws -> Bool
 
   var name: String { "TryFilter" }
 
-  func receive(_ input: Input) -> ElementStep<Input, any Error> {
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, any Error> {
     do {
       return try isIncluded(input) ? .emit(input) : .skip
     } catch {
@@ -98,5 +98,7 @@ struct TryFilterLogic<Input, UpstreamFailure: Error>: ElementLogic {
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> any Error { failure }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, any Error> {
+    .completion(.failure(failure))
+  }
 }

@@ -43,8 +43,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       upstream.receive(
-        subscriber: ElementOperator(
-          logic: TryMapLogic(transform: transform), downstream: subscriber))
+        subscriber: OperatorDriver(TryMapLogic(transform: transform), downstream: subscriber))
     }
   }
 }
@@ -80,12 +79,12 @@ extension Publishers.TryMap {
 }
 
 /// `tryMap`: emit the transformed value, or fail with what the closure throws.
-struct TryMapLogic<Input, Output, UpstreamFailure: Error>: ElementLogic {
+struct TryMapLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
   let transform: (Input) throws -> Output
 
   var name: String { "TryMap" }
 
-  func receive(_ input: Input) -> ElementStep<Output, any Error> {
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {
       return .emit(try transform(input))
     } catch {
@@ -93,5 +92,7 @@ struct TryMapLogic<Input, Output, UpstreamFailure: Error>: ElementLogic {
     }
   }
 
-  func convert(_ failure: UpstreamFailure) -> any Error { failure }
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, any Error> {
+    .completion(.failure(failure))
+  }
 }

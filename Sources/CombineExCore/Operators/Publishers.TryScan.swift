@@ -56,10 +56,10 @@ extension Publishers {
     where Output == S.Input, S.Failure == Failure {
       let nextPartialResult = self.nextPartialResult
       let logic = ScanLogic<Upstream.Output, Output, Upstream.Failure, any Error>(
-        name: "TryScan", accumulator: initialResult,
+        name: "TryScan", initialState: initialResult,
         step: { accumulator, next in Result { try nextPartialResult(accumulator, next) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: ElementOperator(logic: logic, downstream: subscriber))
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
