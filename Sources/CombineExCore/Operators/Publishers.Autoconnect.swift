@@ -66,8 +66,8 @@ extension Publishers {
           return false
         }
       }
-      upstream.receive(
-        subscriber: AutoconnectSubscription(downstream: subscriber) { [self] in subscriberLeft() })
+      let logic = AutoconnectLogic<Output, Failure> { [self] in subscriberLeft() }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
       guard shouldConnect else { return }
       let made = upstream.connect()
       let keep = lock.withLock { () -> Bool in
@@ -112,78 +112,20 @@ enum AutoconnectState {
   case connected(any Cancellable)
 }
 
-/// Wraps each subscriber of ``Publishers/Autoconnect`` to learn when it leaves (cancel or
-/// completion), once.
-final class AutoconnectSubscription<Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, @unchecked Sendable
-{
-  // @unchecked Sendable: `status`, `downstream` and `onLeave` are guarded by `lock`.
-  typealias Input = Downstream.Input
-  typealias Failure = Downstream.Failure
+/// The subscriptions of ``Publishers/Autoconnect``: pass everything through, and tell the
+/// autoconnect when the subscriber leaves (completion or cancel), once.
+struct AutoconnectLogic<Input, Failure: Error>: OperatorLogic {
+  typealias UpstreamFailure = Failure
+  /// Called once, when the subscriber leaves.
+  let onLeave: () -> Void
 
-  private let lock = Lock()
-  private var status = OperatorStatus.awaitingSubscription
-  private var downstream: Downstream?
-  private var onLeave: (() -> Void)?
+  var name: String { "Autoconnect" }
 
-  init(downstream: Downstream, onLeave: @escaping () -> Void) {
-    self.downstream = downstream
-    self.onLeave = onLeave
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
+    .emit(input)
   }
 
-  var description: String { "Autoconnect" }
-
-  func receive(subscription: any Subscription) {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status else { return nil }
-      status = .subscribed(subscription)
-      return self.downstream
-    }
-    guard let downstream else {
-      subscription.cancel()
-      return
-    }
-    downstream.receive(subscription: self)
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    guard let downstream = lock.withLock({ status.isSubscribed ? self.downstream : nil }) else {
-      return .none
-    }
-    return downstream.receive(input)
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let (downstream, onLeave) = lock.withLock { () -> (Downstream?, (() -> Void)?) in
-      guard status.isSubscribed else { return (nil, nil) }
-      status = .terminated
-      defer {
-        self.downstream = nil
-        self.onLeave = nil
-      }
-      return (self.downstream, self.onLeave)
-    }
-    downstream?.receive(completion: completion)
-    onLeave?()
-  }
-
-  func request(_ demand: Subscribers.Demand) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
-    }
-    upstream?.request(demand)
-  }
-
-  func cancel() {
-    let (upstream, onLeave) = lock.withLock { () -> ((any Subscription)?, (() -> Void)?) in
-      guard case .subscribed(let upstream) = status else { return (nil, nil) }
-      status = .terminated
-      downstream = nil
-      defer { self.onLeave = nil }
-      return (upstream, self.onLeave)
-    }
-    upstream?.cancel()
-    onLeave?()
+  func ended() {
+    onLeave()
   }
 }

@@ -50,104 +50,48 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
       upstream.receive(
-        subscriber: CollectByCountSubscription<S, Upstream.Output>(
-          count: count, downstream: subscriber))
+        subscriber: OperatorDriver(
+          CollectByCountLogic<Upstream.Output, Failure>(count: count), downstream: subscriber))
     }
   }
 }
 
 extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
-/// The subscription of `collect(_:)`: it buffers elements, publishes every full buffer, and
-/// multiplies the downstream's demand (counted in arrays) by `count` on its way upstream.
-// @unchecked Sendable: `status`, `downstream`, `buffer` and `cancelled` are guarded by `lock`.
-final class CollectByCountSubscription<Downstream: Subscriber, Element>: Subscriber,
-  Subscription, CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == [Element] {
-  typealias Input = Element
-  typealias Failure = Downstream.Failure
+/// `collect(_:)`: fills a batch of `count` elements and publishes it; asks the upstream for
+/// `count` elements per array the downstream asks for.
+struct CollectByCountLogic<Input, Failure: Error>: OperatorLogic {
+  typealias UpstreamFailure = Failure
+  let count: Int
 
-  private let lock = Lock()
-  private var status = OperatorStatus.awaitingSubscription
-  private var downstream: Downstream?
-  private var buffer: [Element] = []
-  private let count: Int
-  /// Whether the downstream cancelled (checked after the last, partial array is delivered).
-  private var cancelled = false
+  var name: String { "CollectByCount" }
 
-  init(count: Int, downstream: Downstream) {
-    self.count = count
-    self.downstream = downstream
+  /// The state: the batch being filled.
+  var initialState: [Input] { [] }
+
+  func receive(_ input: Input, _ batch: inout [Input]) -> OperatorStep<[Input], Failure> {
+    batch.append(input)
+    // A partial batch asks for nothing: the demand for its remaining elements was made when the
+    // downstream asked for the array.
+    guard batch.count >= count else { return .consume }
+    defer { batch = [] }
+    return .emit(batch)
   }
 
-  var description: String { "CollectByCount" }
-
-  // MARK: Subscriber (upstream side)
-
-  func receive(subscription: any Subscription) {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status else { return nil }
-      status = .subscribed(subscription)
-      return self.downstream
-    }
-    guard let downstream else {
-      subscription.cancel()
-      return
-    }
-    downstream.receive(subscription: self)
+  func receive(
+    completion: Subscribers.Completion<Failure>, _ batch: inout [Input]
+  ) -> OperatorEnding<[Input], Failure> {
+    defer { batch = [] }
+    // Like Combine: the partial batch is published on `.finished` and dropped on failure.
+    if case .finished = completion, !batch.isEmpty { return .last(batch) }
+    return .completion(completion)
   }
 
-  func receive(_ input: Element) -> Subscribers.Demand {
-    let full = lock.withLock { () -> (batch: [Element], downstream: Downstream)? in
-      guard status.isSubscribed, let downstream = self.downstream else { return nil }
-      buffer.append(input)
-      guard buffer.count >= count else { return nil }
-      defer { buffer = [] }
-      return (buffer, downstream)
-    }
-    // A partial buffer asks for nothing: the demand for its remaining elements was made when
-    // the downstream asked for the array.
-    guard let full else { return .none }
-    return full.downstream.receive(full.batch) * count
+  func returning(_ demand: Subscribers.Demand, isLive: () -> Bool) -> Subscribers.Demand {
+    demand * count
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let ending = lock.withLock { () -> (rest: [Element], downstream: Downstream)? in
-      guard status.isSubscribed, let downstream = self.downstream else { return nil }
-      status = .terminated
-      self.downstream = nil
-      defer { buffer = [] }
-      return (buffer, downstream)
-    }
-    guard let ending else { return }
-    // Like Combine: the partial buffer is published on `.finished` and dropped on failure.
-    if case .finished = completion, !ending.rest.isEmpty {
-      _ = ending.downstream.receive(ending.rest)
-      // A cancel from inside `receive(_:)` keeps the completion from being sent.
-      if lock.withLock({ cancelled }) { return }
-    }
-    ending.downstream.receive(completion: completion)
-  }
-
-  // MARK: Subscription (downstream side)
-
-  func request(_ demand: Subscribers.Demand) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
-    }
+  func request(_ demand: Subscribers.Demand, from upstream: (any Subscription)?) {
     upstream?.request(demand * count)
-  }
-
-  func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      cancelled = true
-      guard case .subscribed(let upstream) = status else { return nil }
-      status = .terminated
-      downstream = nil
-      buffer = []
-      return upstream
-    }
-    upstream?.cancel()
   }
 }

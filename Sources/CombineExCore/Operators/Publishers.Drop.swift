@@ -49,108 +49,32 @@ extension Publishers {
       checkAPI(
         count >= 0,
         "dropFirst(\(count)): the number of elements to drop cannot be negative.")
-      let drop = DropOperator(count: count, downstream: subscriber)
-      subscriber.receive(subscription: drop)
-      upstream.receive(subscriber: drop)
+      OperatorDriver(DropLogic<Output, Failure>(count: count), downstream: subscriber)
+        .start(downstreamFirst: upstream)
     }
   }
 }
 
 extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
-/// The subscription of `Publishers.Drop`. It is handed to the downstream first, so it keeps the
-/// demand requested before the upstream's subscription arrives; then it requests that demand
-/// plus the number of elements to drop, and swallows that many elements without asking for
-/// them again.
-// @unchecked Sendable: `status`, `downstream` and `pendingDemand` are guarded by `lock`;
-// `remaining` is touched only by upstream events, which are serial.
-final class DropOperator<Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, @unchecked Sendable
-{
-  typealias Input = Downstream.Input
-  typealias Failure = Downstream.Failure
+/// `dropFirst(_:)`: the downstream receives its subscription before the upstream is
+/// subscribed, so demand it requests meanwhile waits for the upstream; the count to drop is
+/// requested on top of it, and that many elements are swallowed without asking for them again.
+struct DropLogic<Input, Failure: Error>: OperatorLogic {
+  typealias UpstreamFailure = Failure
+  let count: Int
 
-  private let lock = Lock()
-  private var status = OperatorStatus.awaitingSubscription
-  private var downstream: Downstream?
-  /// Demand requested by the downstream before the upstream's subscription arrived.
-  private var pendingDemand = Subscribers.Demand.none
-  /// Elements still to drop.
-  private var remaining: Int
+  var name: String { "Drop" }
 
-  init(count: Int, downstream: Downstream) {
-    self.remaining = count
-    self.downstream = downstream
-  }
+  var initialDemand: Subscribers.Demand { .max(count) }
 
-  var description: String { "Drop" }
+  /// The state: the elements still to drop.
+  var initialState: Int { count }
 
-  // MARK: Subscriber (upstream side)
-
-  func receive(subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
-      guard case .awaitingSubscription = status else { return nil }
-      status = .subscribed(subscription)
-      defer { pendingDemand = .none }
-      return pendingDemand + remaining
-    }
-    guard let demand else {
-      subscription.cancel()
-      return
-    }
-    if demand > 0 { subscription.request(demand) }
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    guard let downstream = lock.withLock({ status.isSubscribed ? self.downstream : nil }) else {
-      return .none
-    }
-    if remaining > 0 {
-      // Already requested for dropping: no demand goes back.
-      remaining -= 1
-      return .none
-    }
-    return downstream.receive(input)
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard status.isSubscribed else { return nil }
-      status = .terminated
-      defer { self.downstream = nil }
-      return self.downstream
-    }
-    downstream?.receive(completion: completion)
-  }
-
-  // MARK: Subscription (downstream side)
-
-  func request(_ demand: Subscribers.Demand) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      switch status {
-      case .awaitingSubscription:
-        pendingDemand += demand
-        return nil
-      case .subscribed(let upstream):
-        return upstream
-      case .terminated:
-        return nil
-      }
-    }
-    upstream?.request(demand)
-  }
-
-  func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      defer {
-        // A cancel before the upstream's subscription arrives also ends it: that subscription
-        // is cancelled as soon as it comes.
-        status = .terminated
-        downstream = nil
-      }
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
-    }
-    upstream?.cancel()
+  func receive(_ input: Input, _ remaining: inout Int) -> OperatorStep<Input, Failure> {
+    guard remaining > 0 else { return .emit(input) }
+    // Already requested for dropping: no demand goes back.
+    remaining -= 1
+    return .consume
   }
 }

@@ -80,194 +80,33 @@ extension Publishers {
     /// subscribed, in that order.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Other.Failure == S.Failure {
-      let inner = DropUntilOutputInner<Upstream.Output, Other.Output, S>(downstream: subscriber)
-      subscriber.receive(subscription: inner)
-      guard inner.isLive else { return }
-      other.receive(subscriber: DropUntilOutputTrigger(inner: inner))
-      guard inner.isLive else { return }
-      upstream.receive(subscriber: inner)
+      OperatorDriver(DropUntilOutputLogic<Output, Failure>(), downstream: subscriber)
+        .start(upstream: upstream, other: other)
     }
   }
 }
 
 extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
 
-/// The upstream's subscriber and the downstream's subscription of
-/// ``Publishers/DropUntilOutput``; ``DropUntilOutputTrigger`` reports `other`'s events to it.
-final class DropUntilOutputInner<Input, Trigger, Downstream: Subscriber>: Subscriber,
-  Subscription, CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == Input {
-  // @unchecked Sendable: every stored property is guarded by `lock`.
-  typealias Failure = Downstream.Failure
+/// `drop(untilOutputFrom:)`: the driver's second input opens the gate (``OtherInputRole/start``);
+/// values that pass it go through unchanged.
+struct DropUntilOutputLogic<Input, Failure: Error>: OperatorLogic {
+  typealias UpstreamFailure = Failure
+  typealias OtherFailure = Failure
 
-  private let lock = Lock()
-  private var upstream = OperatorStatus.awaitingSubscription
-  /// Demand requested before the upstream's subscription arrived.
-  private var pendingDemand = Subscribers.Demand.none
-  private var other = OperatorStatus.awaitingSubscription
-  /// Whether `other` sent its value: upstream values now pass through.
-  private var triggered = false
-  /// Completed or cancelled.
-  private var terminated = false
-  /// Released when the completion is delivered or the downstream cancels.
-  private var downstream: Downstream?
+  var name: String { "DropUntilOutput" }
 
-  init(downstream: Downstream) {
-    self.downstream = downstream
+  var otherInput: OtherInputRole? { .start }
+
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
+    .emit(input)
   }
 
-  var description: String { "DropUntilOutput" }
-
-  /// Whether the subscription still runs (to skip subscribing once it is over).
-  var isLive: Bool { lock.withLock { !terminated } }
-
-  // MARK: Upstream
-
-  func receive(subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
-      guard !terminated, case .awaitingSubscription = upstream else { return nil }
-      upstream = .subscribed(subscription)
-      defer { pendingDemand = .none }
-      return pendingDemand
-    }
-    guard let demand else {
-      subscription.cancel()
-      return
-    }
-    if demand > 0 { subscription.request(demand) }
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    let (live, downstream) = lock.withLock { () -> (Bool, Downstream?) in
-      guard !terminated, upstream.isSubscribed else { return (false, nil) }
-      return (true, triggered ? self.downstream : nil)
-    }
-    guard live else { return .none }
-    // A dropped value gives its unit of demand back.
-    guard let downstream else { return .max(1) }
-    return downstream.receive(input)
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let (other, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
-      guard !terminated, upstream.isSubscribed else { return (nil, nil) }
-      return terminate()
-    }
-    other?.cancel()
-    downstream?.receive(completion: completion)
-  }
-
-  // MARK: Other
-
-  func receiveTrigger(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard !terminated, !triggered, case .awaitingSubscription = other else { return false }
-      other = .subscribed(subscription)
-      return true
-    }
-    if accepted {
-      subscription.request(.max(1))
-    } else {
-      subscription.cancel()
-    }
-  }
-
-  func receiveTrigger() {
-    let other = lock.withLock { () -> (any Subscription)? in
-      guard !terminated, !triggered, case .subscribed(let other) = self.other else { return nil }
-      triggered = true
-      self.other = .terminated
-      return other
-    }
-    // Only the first value matters: `other` is not needed any more.
-    other?.cancel()
-  }
-
-  func receiveTrigger(completion: Subscribers.Completion<Failure>) {
-    let (upstream, downstream) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
-      guard !terminated, !triggered, other.isSubscribed else { return (nil, nil) }
-      other = .terminated
-      terminated = true
-      var upstreamSubscription: (any Subscription)?
-      if case .subscribed(let subscription) = self.upstream {
-        upstreamSubscription = subscription
-      }
-      self.upstream = .terminated
-      defer { self.downstream = nil }
-      return (upstreamSubscription, self.downstream)
-    }
-    upstream?.cancel()
-    downstream?.receive(completion: completion)
-  }
-
-  // MARK: Subscription
-
-  func request(_ demand: Subscribers.Demand) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard !terminated else { return nil }
-      guard case .subscribed(let subscription) = self.upstream else {
-        pendingDemand += demand
-        return nil
-      }
-      return subscription
-    }
-    upstream?.request(demand)
-  }
-
-  func cancel() {
-    let (upstream, other) = lock.withLock { () -> ((any Subscription)?, (any Subscription)?) in
-      guard !terminated else { return (nil, nil) }
-      terminated = true
-      downstream = nil
-      defer {
-        self.upstream = .terminated
-        self.other = .terminated
-      }
-      var upstreamSubscription: (any Subscription)?
-      if case .subscribed(let subscription) = self.upstream { upstreamSubscription = subscription }
-      var otherSubscription: (any Subscription)?
-      if case .subscribed(let subscription) = self.other { otherSubscription = subscription }
-      return (upstreamSubscription, otherSubscription)
-    }
-    upstream?.cancel()
-    other?.cancel()
-  }
-
-  /// Ends the subscription after the upstream completed (under the lock): returns `other`'s
-  /// subscription, to cancel, and the downstream, to complete.
-  private func terminate() -> ((any Subscription)?, Downstream?) {
-    terminated = true
-    upstream = .terminated
-    var otherSubscription: (any Subscription)?
-    if case .subscribed(let subscription) = other { otherSubscription = subscription }
-    other = .terminated
-    defer { downstream = nil }
-    return (otherSubscription, downstream)
-  }
-}
-
-/// The subscriber ``Publishers/DropUntilOutput`` attaches to `other`.
-struct DropUntilOutputTrigger<Input, Trigger, Downstream: Subscriber>: Subscriber,
-  CustomStringConvertible, CustomCombineIdentifierConvertible
-where Downstream.Input == Input {
-  typealias Failure = Downstream.Failure
-
-  let inner: DropUntilOutputInner<Input, Trigger, Downstream>
-
-  var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
-
-  var description: String { inner.description }
-
-  func receive(subscription: any Subscription) {
-    inner.receiveTrigger(subscription: subscription)
-  }
-
-  func receive(_ input: Trigger) -> Subscribers.Demand {
-    inner.receiveTrigger()
-    return .none
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    inner.receiveTrigger(completion: completion)
+  /// Before its value (after it, the second input is cancelled and its completion ignored),
+  /// the second input's completion ends the result the same way.
+  func otherCompleted(
+    _ completion: Subscribers.Completion<Failure>
+  ) -> Subscribers.Completion<Failure>? {
+    completion
   }
 }

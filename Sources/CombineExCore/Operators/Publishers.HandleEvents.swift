@@ -90,101 +90,57 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(subscriber: HandleEventsOperator(events: self, downstream: subscriber))
+      let logic = HandleEventsLogic(
+        receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+        receiveCompletion: receiveCompletion, receiveCancel: receiveCancel,
+        receiveRequest: receiveRequest)
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
 
-/// The subscription of `Publishers.HandleEvents`: forwards every event after running its
-/// closure, and keeps a status so that nothing (closures included) runs after the completion
-/// or the cancel.
-// @unchecked Sendable: `status` and `downstream` are guarded by `lock`; the closures are
-// immutable.
-final class HandleEventsOperator<Upstream: Publisher, Downstream: Subscriber>: Subscriber,
-  Subscription, CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-  typealias Input = Upstream.Output
-  typealias Failure = Upstream.Failure
+/// `handleEvents`: runs each closure, then passes the event on. The driver keeps a status, so
+/// that nothing (closures included) runs after the completion or the cancel.
+struct HandleEventsLogic<Input, Failure: Error>: OperatorLogic {
+  typealias UpstreamFailure = Failure
+  let receiveSubscription: ((any Subscription) -> Void)?
+  let receiveOutput: ((Input) -> Void)?
+  let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+  let receiveCancel: (() -> Void)?
+  let receiveRequest: ((Subscribers.Demand) -> Void)?
 
-  private let lock = Lock()
-  private var status = OperatorStatus.awaitingSubscription
-  private var downstream: Downstream?
-  private let receiveSubscription: ((any Subscription) -> Void)?
-  private let receiveOutput: ((Upstream.Output) -> Void)?
-  private let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
-  private let receiveCancel: (() -> Void)?
-  private let receiveRequest: ((Subscribers.Demand) -> Void)?
+  var name: String { "HandleEvents" }
 
-  init(events: Publishers.HandleEvents<Upstream>, downstream: Downstream) {
-    self.receiveSubscription = events.receiveSubscription
-    self.receiveOutput = events.receiveOutput
-    self.receiveCompletion = events.receiveCompletion
-    self.receiveCancel = events.receiveCancel
-    self.receiveRequest = events.receiveRequest
-    self.downstream = downstream
+  func subscribed(to upstream: any Subscription) {
+    receiveSubscription?(upstream)
   }
 
-  var description: String { "HandleEvents" }
-
-  // MARK: Subscriber (upstream side)
-
-  func receive(subscription: any Subscription) {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status else { return nil }
-      status = .subscribed(subscription)
-      return self.downstream
-    }
-    guard let downstream else {
-      subscription.cancel()
-      return
-    }
-    receiveSubscription?(subscription)
-    downstream.receive(subscription: self)
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    guard let downstream = lock.withLock({ status.isSubscribed ? self.downstream : nil }) else {
-      return .none
-    }
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     receiveOutput?(input)
-    let demand = downstream.receive(input)
-    if demand > 0, let receiveRequest, lock.withLock({ status.isSubscribed }) {
-      receiveRequest(demand)
-    }
+    return .emit(input)
+  }
+
+  func receive(
+    completion: Subscribers.Completion<Failure>, _: inout Void
+  ) -> OperatorEnding<Input, Failure> {
+    receiveCompletion?(completion)
+    return .completion(completion)
+  }
+
+  /// The demand returned for a value is a request too: reported, unless the downstream
+  /// cancelled from inside its `receive`.
+  func returning(_ demand: Subscribers.Demand, isLive: () -> Bool) -> Subscribers.Demand {
+    if demand > 0, let receiveRequest, isLive() { receiveRequest(demand) }
     return demand
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard status.isSubscribed else { return nil }
-      status = .terminated
-      defer { self.downstream = nil }
-      return self.downstream
-    }
-    guard let downstream else { return }
-    receiveCompletion?(completion)
-    downstream.receive(completion: completion)
-  }
-
-  // MARK: Subscription (downstream side)
-
-  func request(_ demand: Subscribers.Demand) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
-    }
+  func request(_ demand: Subscribers.Demand, from upstream: (any Subscription)?) {
     guard let upstream else { return }
     receiveRequest?(demand)
     upstream.request(demand)
   }
 
-  func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      status = .terminated
-      downstream = nil
-      return upstream
-    }
+  func cancel(_ upstream: (any Subscription)?) {
     guard let upstream else { return }
     receiveCancel?()
     upstream.cancel()

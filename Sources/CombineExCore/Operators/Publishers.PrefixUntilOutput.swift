@@ -74,214 +74,26 @@ extension Publishers {
     /// subscribed, in that order.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      let inner = PrefixUntilOutputInner<S>(downstream: subscriber)
-      subscriber.receive(subscription: inner)
-      guard inner.isLive else { return }
-      other.receive(
-        subscriber: PrefixUntilOutputTrigger<Other.Output, Other.Failure, S>(inner: inner))
-      guard inner.isLive else { return }
-      upstream.receive(subscriber: inner)
+      OperatorDriver(
+        PrefixUntilOutputLogic<Output, Failure, Other.Failure>(), downstream: subscriber
+      )
+      .start(upstream: upstream, other: other)
     }
   }
 }
 
 extension Publishers.PrefixUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
 
-/// The upstream's subscriber and the downstream's subscription of
-/// ``Publishers/PrefixUntilOutput``; ``PrefixUntilOutputTrigger`` reports `other`'s events to
-/// it.
-///
-/// Values pass through without a lock held; `deliveries` counts the deliveries in progress
-/// (more than one only when the upstream sends re-entrantly, from inside the downstream's
-/// `receive`), so that a completion decided on another thread meanwhile waits in
-/// `pendingCompletion` and the last delivery to return delivers it.
-final class PrefixUntilOutputInner<Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, @unchecked Sendable
-{
-  // @unchecked Sendable: every stored property is guarded by `lock`.
-  typealias Input = Downstream.Input
-  typealias Failure = Downstream.Failure
+/// `prefix(untilOutputFrom:)`: the driver's second input finishes the result
+/// (``OtherInputRole/stop``); values go through unchanged until then.
+struct PrefixUntilOutputLogic<Input, Failure: Error, OtherFailure: Error>: OperatorLogic {
+  typealias UpstreamFailure = Failure
 
-  private let lock = Lock()
-  private var upstream = OperatorStatus.awaitingSubscription
-  /// Demand requested before the upstream's subscription arrived.
-  private var pendingDemand = Subscribers.Demand.none
-  private var other = OperatorStatus.awaitingSubscription
-  /// Whether the completion was decided (or the downstream cancelled).
-  private var terminated = false
-  /// Upstream values being delivered right now.
-  private var deliveries = 0
-  /// A completion decided while a delivery was in progress.
-  private var pendingCompletion: Subscribers.Completion<Failure>?
-  /// Released when the completion is handed out or the downstream cancels.
-  private var downstream: Downstream?
+  var name: String { "PrefixUntilOutput" }
 
-  init(downstream: Downstream) {
-    self.downstream = downstream
-  }
+  var otherInput: OtherInputRole? { .stop }
 
-  var description: String { "PrefixUntilOutput" }
-
-  /// Whether the subscription still runs (to skip subscribing once it is over).
-  var isLive: Bool { lock.withLock { !terminated } }
-
-  // MARK: Upstream
-
-  func receive(subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
-      guard !terminated, case .awaitingSubscription = upstream else { return nil }
-      upstream = .subscribed(subscription)
-      defer { pendingDemand = .none }
-      return pendingDemand
-    }
-    guard let demand else {
-      subscription.cancel()
-      return
-    }
-    if demand > 0 { subscription.request(demand) }
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard !terminated, upstream.isSubscribed, let downstream = self.downstream else {
-        return nil
-      }
-      deliveries += 1
-      return downstream
-    }
-    guard let downstream else { return .none }
-    let more = downstream.receive(input)
-    let completion = lock.withLock { () -> Subscribers.Completion<Failure>? in
-      deliveries -= 1
-      guard deliveries == 0, let completion = pendingCompletion else { return nil }
-      pendingCompletion = nil
-      self.downstream = nil
-      return completion
-    }
-    if let completion {
-      downstream.receive(completion: completion)
-      return .none
-    }
-    return more
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    guard lock.withLock({ upstream.isSubscribed }) else { return }
-    end(with: completion)
-  }
-
-  // MARK: Other
-
-  func receiveTrigger(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard !terminated, case .awaitingSubscription = other else { return false }
-      other = .subscribed(subscription)
-      return true
-    }
-    if accepted {
-      subscription.request(.max(1))
-    } else {
-      subscription.cancel()
-    }
-  }
-
-  func receiveTrigger() {
-    guard lock.withLock({ other.isSubscribed }) else { return }
-    end(with: .finished)
-  }
-
-  func receiveTriggerCompletion() {
-    // Without a value, `other` changes nothing: just forget its subscription.
-    lock.withLock {
-      if other.isSubscribed { other = .terminated }
-    }
-  }
-
-  // MARK: Subscription
-
-  func request(_ demand: Subscribers.Demand) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard !terminated else { return nil }
-      guard case .subscribed(let subscription) = self.upstream else {
-        pendingDemand += demand
-        return nil
-      }
-      return subscription
-    }
-    upstream?.request(demand)
-  }
-
-  func cancel() {
-    let (upstream, other, released) = lock.withLock {
-      () -> ((any Subscription)?, (any Subscription)?, Downstream?) in
-      // A completion decided while a delivery runs waits for it in `pendingCompletion`: a
-      // cancel from inside that delivery drops it, so nothing follows the cancel (rule 2).
-      guard !terminated || pendingCompletion != nil else { return (nil, nil, nil) }
-      terminated = true
-      pendingCompletion = nil
-      defer { downstream = nil }
-      let (upstream, other) = releaseSubscriptions()
-      return (upstream, other, downstream)
-    }
-    _ = released  // Released after the lock.
-    upstream?.cancel()
-    other?.cancel()
-  }
-
-  // MARK: Ending
-
-  /// Ends the subscription with `completion` (once): cancels the upstream and `other`, then
-  /// delivers the completion now, or leaves it to the delivery in progress.
-  private func end(with completion: Subscribers.Completion<Failure>) {
-    let (upstream, other, downstream) = lock.withLock {
-      () -> ((any Subscription)?, (any Subscription)?, Downstream?) in
-      guard !terminated else { return (nil, nil, nil) }
-      terminated = true
-      let (upstream, other) = releaseSubscriptions()
-      if deliveries > 0 {
-        pendingCompletion = completion
-        return (upstream, other, nil)
-      }
-      defer { self.downstream = nil }
-      return (upstream, other, self.downstream)
-    }
-    upstream?.cancel()
-    other?.cancel()
-    downstream?.receive(completion: completion)
-  }
-
-  /// Forgets both subscriptions (under the lock); returns them, to cancel.
-  private func releaseSubscriptions() -> ((any Subscription)?, (any Subscription)?) {
-    var upstreamSubscription: (any Subscription)?
-    if case .subscribed(let subscription) = upstream { upstreamSubscription = subscription }
-    var otherSubscription: (any Subscription)?
-    if case .subscribed(let subscription) = other { otherSubscription = subscription }
-    upstream = .terminated
-    other = .terminated
-    return (upstreamSubscription, otherSubscription)
-  }
-}
-
-/// The subscriber ``Publishers/PrefixUntilOutput`` attaches to `other`.
-struct PrefixUntilOutputTrigger<Input, Failure: Error, Downstream: Subscriber>: Subscriber,
-  CustomStringConvertible, CustomCombineIdentifierConvertible
-{
-  let inner: PrefixUntilOutputInner<Downstream>
-
-  var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
-
-  var description: String { inner.description }
-
-  func receive(subscription: any Subscription) {
-    inner.receiveTrigger(subscription: subscription)
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    inner.receiveTrigger()
-    return .none
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    inner.receiveTriggerCompletion()
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
+    .emit(input)
   }
 }

@@ -61,112 +61,62 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       upstream.receive(
-        subscriber: PrintOperator(
-          log: PrintLog(prefix: prefix, stream: stream), downstream: subscriber))
+        subscriber: OperatorDriver(
+          PrintLogic<Output, Failure>(log: PrintLog(prefix: prefix, stream: stream)),
+          downstream: subscriber))
     }
   }
 }
 
-/// The subscription of `Publishers.Print`: logs each event, then forwards it.
-// @unchecked Sendable: `status` and `downstream` are guarded by `lock`; `log` is thread-safe.
-final class PrintOperator<Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, @unchecked Sendable
-{
-  typealias Input = Downstream.Input
-  typealias Failure = Downstream.Failure
+/// `print`: logs each event, then passes it on. Like Combine, every request and cancel is
+/// logged, even one that comes too late to matter.
+struct PrintLogic<Input, Failure: Error>: OperatorLogic {
+  typealias UpstreamFailure = Failure
+  let log: PrintLog
 
-  private let lock = Lock()
-  private var status = OperatorStatus.awaitingSubscription
-  private var downstream: Downstream?
-  private let log: PrintLog
+  var name: String { "Print" }
 
-  init(log: PrintLog, downstream: Downstream) {
-    self.log = log
-    self.downstream = downstream
+  func subscribed(to upstream: any Subscription) {
+    log.write("receive subscription: (\(upstream))")
   }
 
-  var description: String { "Print" }
-
-  // MARK: Subscriber (upstream side)
-
-  func receive(subscription: any Subscription) {
-    log.write("receive subscription: (\(subscription))")
-    let downstream = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status else { return nil }
-      status = .subscribed(subscription)
-      return self.downstream
-    }
-    guard let downstream else {
-      subscription.cancel()
-      return
-    }
-    downstream.receive(subscription: self)
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    guard let downstream = lock.withLock({ status.isSubscribed ? self.downstream : nil }) else {
-      return .none
-    }
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     log.write("receive value: (\(input))")
-    let demand = downstream.receive(input)
-    if demand > 0 {
-      log.write("\(Self.describe(demand)) (synchronous)")
-    }
-    return demand
+    return .emit(input)
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard status.isSubscribed else { return nil }
-      status = .terminated
-      defer { self.downstream = nil }
-      return self.downstream
-    }
-    guard let downstream else { return }
+  func receive(
+    completion: Subscribers.Completion<Failure>, _: inout Void
+  ) -> OperatorEnding<Input, Failure> {
     switch completion {
     case .finished: log.write("receive finished")
     case .failure(let error): log.write("receive error: (\(error))")
     }
-    downstream.receive(completion: completion)
+    return .completion(completion)
   }
 
-  // MARK: Subscription (downstream side)
+  func returning(_ demand: Subscribers.Demand, isLive: () -> Bool) -> Subscribers.Demand {
+    if demand > 0 { log.write("\(Self.describe(demand)) (synchronous)") }
+    return demand
+  }
 
-  func request(_ demand: Subscribers.Demand) {
-    // Like Combine, every request and cancel is logged, even one that comes too late to matter.
+  func request(_ demand: Subscribers.Demand, from upstream: (any Subscription)?) {
     log.write(Self.describe(demand))
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
-    }
     upstream?.request(demand)
   }
 
-  func cancel() {
+  func cancel(_ upstream: (any Subscription)?) {
     log.write("receive cancel")
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      status = .terminated
-      downstream = nil
-      return upstream
-    }
     upstream?.cancel()
   }
 
-  /// `request unlimited` or `request max: (n)`.
   private static func describe(_ demand: Subscribers.Demand) -> String {
     if let max = demand.max { return "request max: (\(max))" }
     return "request unlimited"
   }
 }
 
-/// The destination of one `Publishers.Print` subscription's messages: its own copy of the
-/// stream (or standard output), written one message at a time.
-///
-/// Writing to the stream calls user code, so it never happens under the lock. Instead, the
-/// first writer drains a queue of messages while later writers (other threads, or the stream
-/// itself logging re-entrantly) only enqueue theirs: messages never interleave and keep their
-/// order.
+/// The destination of a `print` operator's lines: writes them in order, one thread at a time.
 // @unchecked Sendable: `queue`, `isWriting` and `stream` are guarded by `lock`; while
 // `isWriting` is set, only the writing thread touches `stream`.
 final class PrintLog: @unchecked Sendable {

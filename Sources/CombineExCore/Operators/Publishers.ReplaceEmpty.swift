@@ -49,7 +49,9 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(subscriber: ReplaceEmptyOperator(output: output, downstream: subscriber))
+      upstream.receive(
+        subscriber: OperatorDriver(
+          ReplaceEmptyLogic<Output, Failure>(output: output), downstream: subscriber))
     }
   }
 }
@@ -57,153 +59,30 @@ extension Publishers {
 extension Publishers.ReplaceEmpty: Equatable
 where Upstream: Equatable, Upstream.Output: Equatable {}
 
-/// The subscription of `Publishers.ReplaceEmpty`: passes values and demand through, remembers
-/// whether a value came, and when the upstream finishes empty delivers the replacement as soon
-/// as the downstream has demand.
-// @unchecked Sendable: every stored property but `output` (immutable) is guarded by `lock`.
-final class ReplaceEmptyOperator<Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, @unchecked Sendable
-{
-  typealias Input = Downstream.Input
-  typealias Failure = Downstream.Failure
+/// `replaceEmpty(with:)`: passes values and demand through, remembers whether a value came,
+/// and when the upstream finishes empty publishes the replacement as soon as the downstream has
+/// asked for anything.
+struct ReplaceEmptyLogic<Input, Failure: Error>: OperatorLogic {
+  typealias UpstreamFailure = Failure
+  let output: Input
 
-  /// Where the operator is in its life.
-  private enum State {
-    /// Created, waiting for the upstream's subscription.
-    case awaitingSubscription
-    /// Connected to the upstream.
-    case subscribed(any Subscription)
-    /// The upstream finished empty; the replacement waits for the downstream's first demand.
-    case awaitingDemandForReplacement
-    /// Completed or cancelled: nothing more happens.
-    case terminated
+  var name: String { "ReplaceEmpty" }
+
+  /// The replacement follows no value: any request covers it.
+  var demandTracking: DemandTracking { .requested }
+
+  /// The state: whether the upstream has published a value.
+  var initialState: Bool { false }
+
+  func receive(_ input: Input, _ receivedValue: inout Bool) -> OperatorStep<Input, Failure> {
+    receivedValue = true
+    return .emit(input)
   }
 
-  /// What to do, once the lock is released, after an event.
-  private enum Action {
-    /// Nothing.
-    case none
-    /// Pass the completion on to the downstream.
-    case forward(Downstream)
-    /// Pass the request on to the upstream.
-    case request(any Subscription)
-    /// Deliver the replacement and `.finished` to the downstream.
-    case replace(Downstream)
-  }
-
-  private let lock = Lock()
-  private var state = State.awaitingSubscription
-  private var downstream: Downstream?
-  /// Whether the downstream cancelled (checked after the replacement is delivered).
-  private var cancelled = false
-  /// Whether the downstream has requested anything. While no value has arrived, any request
-  /// is still outstanding, so it covers the replacement.
-  private var hasDemand = false
-  /// Whether the upstream has published a value.
-  private var receivedValue = false
-  private let output: Downstream.Input
-
-  init(output: Downstream.Input, downstream: Downstream) {
-    self.output = output
-    self.downstream = downstream
-  }
-
-  var description: String { "ReplaceEmpty" }
-
-  // MARK: Subscriber (upstream side)
-
-  func receive(subscription: any Subscription) {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = state else { return nil }
-      state = .subscribed(subscription)
-      return self.downstream
-    }
-    guard let downstream else {
-      subscription.cancel()
-      return
-    }
-    downstream.receive(subscription: self)
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard case .subscribed = state else { return nil }
-      receivedValue = true
-      return self.downstream
-    }
-    return downstream?.receive(input) ?? .none
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let action = lock.withLock { () -> Action in
-      guard case .subscribed = state, let downstream else { return .none }
-      guard case .finished = completion, !receivedValue else {
-        state = .terminated
-        self.downstream = nil
-        return .forward(downstream)
-      }
-      guard hasDemand else {
-        state = .awaitingDemandForReplacement
-        return .none
-      }
-      state = .terminated
-      self.downstream = nil
-      return .replace(downstream)
-    }
-    perform(action, completion: completion)
-  }
-
-  // MARK: Subscription (downstream side)
-
-  func request(_ demand: Subscribers.Demand) {
-    guard demand > 0 else { return }
-    let action = lock.withLock { () -> Action in
-      hasDemand = true
-      switch state {
-      case .subscribed(let upstream):
-        return .request(upstream)
-      case .awaitingDemandForReplacement:
-        guard let downstream else { return .none }
-        state = .terminated
-        self.downstream = nil
-        return .replace(downstream)
-      case .awaitingSubscription, .terminated:
-        return .none
-      }
-    }
-    perform(action, demand: demand)
-  }
-
-  /// Performs what an event decided, with the lock released.
-  private func perform(
-    _ action: Action, completion: Subscribers.Completion<Failure> = .finished,
-    demand: Subscribers.Demand = .none
-  ) {
-    switch action {
-    case .none:
-      break
-    case .forward(let downstream):
-      downstream.receive(completion: completion)
-    case .request(let upstream):
-      upstream.request(demand)
-    case .replace(let downstream):
-      _ = downstream.receive(output)
-      // A cancel from inside `receive(_:)` keeps the completion from being sent.
-      if lock.withLock({ cancelled }) { return }
-      downstream.receive(completion: .finished)
-    }
-  }
-
-  func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      defer {
-        state = .terminated
-        downstream = nil
-        cancelled = true
-      }
-      guard case .subscribed(let upstream) = state else { return nil }
-      return upstream
-    }
-    upstream?.cancel()
+  func receive(
+    completion: Subscribers.Completion<Failure>, _ receivedValue: inout Bool
+  ) -> OperatorEnding<Input, Failure> {
+    guard case .finished = completion, !receivedValue else { return .completion(completion) }
+    return .result(output)
   }
 }

@@ -47,8 +47,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == Failure {
       upstream.receive(
-        subscriber: ReplaceErrorOperator<S, Upstream.Failure>(
-          output: output, downstream: subscriber))
+        subscriber: OperatorDriver(
+          ReplaceErrorLogic<Output, Upstream.Failure>(output: output), downstream: subscriber))
     }
   }
 }
@@ -56,153 +56,24 @@ extension Publishers {
 extension Publishers.ReplaceError: Equatable
 where Upstream: Equatable, Upstream.Output: Equatable {}
 
-/// The subscription of `Publishers.ReplaceError`: passes values and demand through while
-/// counting the downstream's outstanding demand, and turns the upstream's failure into the
-/// replacement value (delivered at once if demand is outstanding, otherwise on the next
-/// request) followed by `.finished`.
-// @unchecked Sendable: every stored property but `output` (immutable) is guarded by `lock`.
-final class ReplaceErrorOperator<Downstream: Subscriber, UpstreamFailure: Error>: Subscriber,
-  Subscription, CustomStringConvertible, @unchecked Sendable
-where Downstream.Failure == Never {
-  typealias Input = Downstream.Input
-  typealias Failure = UpstreamFailure
+/// `replaceError(with:)`: passes values and demand through, counting the downstream's
+/// outstanding demand, and turns the upstream's failure into the replacement value (delivered
+/// at once if demand is outstanding, otherwise on the next request) followed by `.finished`.
+struct ReplaceErrorLogic<Input, UpstreamFailure: Error>: OperatorLogic {
+  typealias Failure = Never
+  let output: Input
 
-  /// Where the operator is in its life.
-  private enum State {
-    /// Created, waiting for the upstream's subscription.
-    case awaitingSubscription
-    /// Connected to the upstream.
-    case subscribed(any Subscription)
-    /// The upstream failed with no demand outstanding: the replacement waits for a request.
-    case awaitingDemandForReplacement
-    /// Completed or cancelled: nothing more happens.
-    case terminated
+  var name: String { "ReplaceError" }
+
+  /// Values went out before the failure: the replacement needs demand left over.
+  var demandTracking: DemandTracking { .outstanding }
+
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Never> {
+    .emit(input)
   }
 
-  /// What to do, once the lock is released, after an event.
-  private enum Action {
-    /// Nothing.
-    case none
-    /// Finish the downstream.
-    case forward(Downstream)
-    /// Pass the request on to the upstream.
-    case request(any Subscription)
-    /// Deliver the replacement and `.finished` to the downstream.
-    case replace(Downstream)
-  }
-
-  private let lock = Lock()
-  private var state = State.awaitingSubscription
-  private var downstream: Downstream?
-  /// Whether the downstream cancelled (checked after the replacement is delivered).
-  private var cancelled = false
-  /// Demand the downstream has requested and not yet received.
-  private var outstanding = Subscribers.Demand.none
-  private let output: Downstream.Input
-
-  init(output: Downstream.Input, downstream: Downstream) {
-    self.output = output
-    self.downstream = downstream
-  }
-
-  var description: String { "ReplaceError" }
-
-  // MARK: Subscriber (upstream side)
-
-  func receive(subscription: any Subscription) {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = state else { return nil }
-      state = .subscribed(subscription)
-      return self.downstream
-    }
-    guard let downstream else {
-      subscription.cancel()
-      return
-    }
-    downstream.receive(subscription: self)
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard case .subscribed = state else { return nil }
-      outstanding -= 1
-      return self.downstream
-    }
-    guard let downstream else { return .none }
-    let more = downstream.receive(input)
-    if more > 0 {
-      lock.withLock { outstanding += more }
-    }
-    return more
-  }
-
-  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    let action = lock.withLock { () -> Action in
-      guard case .subscribed = state, let downstream else { return .none }
-      guard case .failure = completion else {
-        state = .terminated
-        self.downstream = nil
-        return .forward(downstream)
-      }
-      guard outstanding > 0 else {
-        state = .awaitingDemandForReplacement
-        return .none
-      }
-      state = .terminated
-      self.downstream = nil
-      return .replace(downstream)
-    }
-    perform(action)
-  }
-
-  // MARK: Subscription (downstream side)
-
-  func request(_ demand: Subscribers.Demand) {
-    guard demand > 0 else { return }
-    let action = lock.withLock { () -> Action in
-      switch state {
-      case .subscribed(let upstream):
-        outstanding += demand
-        return .request(upstream)
-      case .awaitingDemandForReplacement:
-        guard let downstream else { return .none }
-        state = .terminated
-        self.downstream = nil
-        return .replace(downstream)
-      case .awaitingSubscription, .terminated:
-        return .none
-      }
-    }
-    perform(action, demand: demand)
-  }
-
-  /// Performs what an event decided, with the lock released.
-  private func perform(_ action: Action, demand: Subscribers.Demand = .none) {
-    switch action {
-    case .none:
-      break
-    case .forward(let downstream):
-      downstream.receive(completion: .finished)
-    case .request(let upstream):
-      upstream.request(demand)
-    case .replace(let downstream):
-      _ = downstream.receive(output)
-      // A cancel from inside `receive(_:)` keeps the completion from being sent.
-      if lock.withLock({ cancelled }) { return }
-      downstream.receive(completion: .finished)
-    }
-  }
-
-  func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      defer {
-        state = .terminated
-        downstream = nil
-        cancelled = true
-      }
-      guard case .subscribed(let upstream) = state else { return nil }
-      return upstream
-    }
-    upstream?.cancel()
+  /// The failure is replaced: the value waits for demand, then `.finished`.
+  func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Never> {
+    .result(output)
   }
 }

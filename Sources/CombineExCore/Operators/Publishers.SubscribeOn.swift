@@ -62,8 +62,9 @@ extension Publishers {
     /// Subscribes to the upstream from work scheduled on the scheduler.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      let inner = SubscribeOnSubscription<Upstream, Context, S>(
-        downstream: subscriber, scheduler: scheduler, options: options)
+      let inner = OperatorDriver(
+        SubscribeOnLogic<Output, Failure, Context>(scheduler: scheduler, options: options),
+        downstream: subscriber)
       let upstream = self.upstream
       scheduler.schedule(options: options) {
         upstream.receive(subscriber: inner)
@@ -72,71 +73,20 @@ extension Publishers {
   }
 }
 
-/// The subscription of ``Publishers/SubscribeOn``: forwards values and the completion at once,
-/// and requests and the cancel through the scheduler.
-final class SubscribeOnSubscription<
-  Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
->:
-  Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-  // @unchecked Sendable: `status` and `downstream` are guarded by `lock`; the scheduler and
-  // options are constants.
-  typealias Input = Upstream.Output
-  typealias Failure = Upstream.Failure
+/// `subscribe(on:)`: values and the completion pass at once; requests and the cancel go to the
+/// upstream from work scheduled on the scheduler.
+struct SubscribeOnLogic<Input, Failure: Error, Context: Scheduler>: OperatorLogic {
+  typealias UpstreamFailure = Failure
+  let scheduler: Context
+  let options: Context.SchedulerOptions?
 
-  private let lock = Lock()
-  private var status = OperatorStatus.awaitingSubscription
-  private var downstream: Downstream?
-  private let scheduler: Context
-  private let options: Context.SchedulerOptions?
+  var name: String { "SubscribeOn" }
 
-  init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-    self.downstream = downstream
-    self.scheduler = scheduler
-    self.options = options
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
+    .emit(input)
   }
 
-  var description: String { "SubscribeOn" }
-
-  // MARK: Subscriber (upstream side)
-
-  func receive(subscription: any Subscription) {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status else { return nil }
-      status = .subscribed(subscription)
-      return self.downstream
-    }
-    guard let downstream else {
-      subscription.cancel()
-      return
-    }
-    downstream.receive(subscription: self)
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    guard let downstream = lock.withLock({ status.isSubscribed ? self.downstream : nil }) else {
-      return .none
-    }
-    return downstream.receive(input)
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard status.isSubscribed else { return nil }
-      status = .terminated
-      defer { self.downstream = nil }
-      return self.downstream
-    }
-    downstream?.receive(completion: completion)
-  }
-
-  // MARK: Subscription (downstream side)
-
-  func request(_ demand: Subscribers.Demand) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
-    }
+  func request(_ demand: Subscribers.Demand, from upstream: (any Subscription)?) {
     guard let upstream else { return }
     // Forwarded even if a cancel follows: on a serial scheduler it reaches the upstream before
     // that cancel, in the order the calls were made.
@@ -145,13 +95,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
   }
 
-  func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      status = .terminated
-      downstream = nil
-      return upstream
-    }
+  func cancel(_ upstream: (any Subscription)?) {
     guard let upstream else { return }
     scheduler.schedule(options: options) {
       upstream.cancel()
