@@ -134,6 +134,11 @@ extension Publishers.PrefetchStrategy: Hashable {}
 /// The upstream's subscriber and the downstream's subscription of ``Publishers/Buffer``: it
 /// owns the ``BufferStateMachine`` and its lock, and performs what the machine decides after
 /// releasing the lock.
+///
+/// A multi-input machine, not an ``OperatorDriver``, although it has one upstream: values are
+/// delivered both by the upstream (on its thread) and by the downstream's requests (on
+/// theirs), from a buffer, so delivery needs a deliverer role (``DeliveryQueue``), which the
+/// driver, delivering on the upstream's thread only, does not have.
 final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, @unchecked Sendable
 {

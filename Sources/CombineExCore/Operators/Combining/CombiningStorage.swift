@@ -2,6 +2,10 @@
 /// ``CombiningStateMachine`` and the lock guarding it, runs each event through the machine
 /// under the lock, and performs the returned action (cancelling, requesting, delivering) after
 /// releasing it. Inputs reach it through ``CombiningInput`` subscribers.
+///
+/// A multi-input machine, not an ``OperatorDriver``: values arrive from several inputs on
+/// several threads at once and are combined before delivery, one deliverer at a time
+/// (``DeliveryQueue``).
 @usableFromInline
 final class CombiningStorage<Values: CombiningValues, Downstream: Subscriber>: Subscription,
   CustomStringConvertible, @unchecked Sendable

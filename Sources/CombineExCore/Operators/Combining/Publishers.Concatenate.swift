@@ -162,7 +162,7 @@ extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equ
 /// The subscription of ``Publishers/Concatenate``: stage 0 relays the prefix; when it
 /// finishes, stage 1 relays the suffix with the demand carried over.
 final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>:
-  RelayOperator<Downstream>, @unchecked Sendable
+  RelayStorage<Downstream>, @unchecked Sendable
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
   // @unchecked Sendable: `suffix` is immutable; the base class guards the rest.
   let suffix: Suffix

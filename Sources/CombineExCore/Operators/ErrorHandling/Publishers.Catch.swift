@@ -67,7 +67,7 @@ extension Publishers {
 final class CatchSubscription<
   UpstreamFailure: Error, NewPublisher: Publisher, Downstream: Subscriber
 >:
-  RelayOperator<Downstream>, @unchecked Sendable
+  RelayStorage<Downstream>, @unchecked Sendable
 where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure {
   // @unchecked Sendable: `handler` is immutable; the base class guards the rest.
   let handler: (UpstreamFailure) -> NewPublisher

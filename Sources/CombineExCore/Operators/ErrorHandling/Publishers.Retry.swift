@@ -75,7 +75,7 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 /// attempt, which the subscribing thread starts when the current `receive(subscriber:)`
 /// returns.
 final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
-  RelayOperator<Downstream>, @unchecked Sendable
+  RelayStorage<Downstream>, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
   // @unchecked Sendable: `upstream` is immutable; `remaining`, `isSubscribing` and
   // `pendingStage` are guarded by `lock`; the base class guards the rest.

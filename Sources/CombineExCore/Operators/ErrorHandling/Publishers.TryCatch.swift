@@ -69,7 +69,7 @@ extension Publishers {
 /// throws.
 final class TryCatchSubscription<
   UpstreamFailure: Error, NewPublisher: Publisher, Downstream: Subscriber
->: RelayOperator<Downstream>, @unchecked Sendable
+>: RelayStorage<Downstream>, @unchecked Sendable
 where NewPublisher.Output == Downstream.Input, Downstream.Failure == any Error {
   // @unchecked Sendable: `handler` is immutable; the base class guards the rest.
   let handler: (UpstreamFailure) throws -> NewPublisher

@@ -5,7 +5,7 @@
 ///
 /// Each upstream is a *stage*, numbered from 0. Events carry their stage's number, so a late
 /// event of an earlier stage (or of a stage that arrived after cancellation) is recognised and
-/// ignored. ``RelayOperator`` owns one machine and performs what its transitions return after
+/// ignored. ``RelayStorage`` owns one machine and performs what its transitions return after
 /// releasing its lock.
 ///
 /// Values pass straight through without buffering: only one stage is live at a time, and a

@@ -5,7 +5,12 @@
 /// Subclasses decide what follows each stage: they subscribe a stage with
 /// ``subscribe(_:stage:onCompletion:)``, and from its completion handler (called only if that
 /// stage was the live one) either subscribe the next stage or end with ``finish(_:)``.
-class RelayOperator<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+///
+/// A multi-input machine (its inputs come one after another), not an ``OperatorDriver``: each
+/// stage has a subscriber of its own (``RelayStage``), tagged with its number, so that a late
+/// event of a finished stage is told apart from the live stage's, and the demand the
+/// downstream is still owed carries over to the next stage.
+class RelayStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible,
   @unchecked Sendable
 {
   // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; subclasses guard
@@ -81,19 +86,19 @@ class RelayOperator<Downstream: Subscriber>: Subscription, CustomStringConvertib
   }
 }
 
-/// The subscriber a ``RelayOperator`` attaches to one stage: it tags the stage's events with
+/// The subscriber a ``RelayStorage`` attaches to one stage: it tags the stage's events with
 /// its number and hands them to the relay.
 final class RelayStage<Downstream: Subscriber, Failure: Error>: Subscriber,
   CustomStringConvertible
 {
   typealias Input = Downstream.Input
 
-  let relay: RelayOperator<Downstream>
+  let relay: RelayStorage<Downstream>
   let stage: Int
   let onCompletion: (Subscribers.Completion<Failure>) -> Void
 
   init(
-    relay: RelayOperator<Downstream>, stage: Int,
+    relay: RelayStorage<Downstream>, stage: Int,
     onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
   ) {
     self.relay = relay

@@ -5,6 +5,10 @@
 ///
 /// Inputs reach it through ``MergeInput`` subscribers, the upstream of flatMap and
 /// switchToLatest through a ``MergeUpstream``.
+///
+/// A multi-input machine, not an ``OperatorDriver``: values arrive from several inputs on
+/// several threads at once, so delivery needs a deliverer role and a buffer, and demand is
+/// shared out among the inputs.
 @usableFromInline
 final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible,
   @unchecked Sendable

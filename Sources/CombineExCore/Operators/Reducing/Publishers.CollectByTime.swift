@@ -107,6 +107,11 @@ extension Publishers {
 /// and the timer. Groups are put in the outbox under `lock` (the outbox's lock nests inside it
 /// and calls nothing out), so they keep their order whichever thread (upstream, timer,
 /// requester) emits them.
+///
+/// Not on the ``OperatorDriver``: it delivers from work scheduled on the scheduler, on any
+/// thread, so the subscriber sits in a ``SerialOutbox`` (one deliverer at a time, in order)
+/// and the operator's state is shared with its timers; the driver delivers on the upstream's
+/// thread only.
 final class CollectByTimeSubscription<
   Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
 >: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable

@@ -224,6 +224,10 @@ where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Ou
 /// subscriber, which forwards everything to the subject, and the subscription the subject
 /// receives, which forwards the subject's requests to the upstream. Cancelling it (as the
 /// connection, or as the subject's subscription) cancels the upstream subscription.
+///
+/// Not on the ``OperatorDriver``: its downstream is a subject, which it feeds with
+/// `send(_:)` rather than as a subscriber, and it reports its end to the multicast before the
+/// subject hears of it.
 final class MulticastConnection<Upstream: Publisher, SubjectType: Subject>: Subscriber,
   Subscription, EndingSubscription, CustomStringConvertible, @unchecked Sendable
 where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {

@@ -17,6 +17,10 @@ import Synchronization
 ///   each other alive. Other subscribers get ``ScheduledDelivery``, which lets go of them.
 ///
 /// Per value, delivery costs one atomic load and a call.
+///
+/// Not on the ``OperatorDriver``: this is the hot path of `receive(on: ImmediateScheduler)`
+/// (workload h1 in Docs/Performance.md), which takes no lock per value and queues re-entrant
+/// events instead of nesting them, neither of which the driver does.
 @usableFromInline
 final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, @unchecked Sendable

@@ -87,6 +87,11 @@ extension Publishers {
 /// delivers only if its generation is still the latest, so a timer that fires just as a new
 /// value arrives does nothing. Events are put in the outbox under `lock` (the outbox's own lock
 /// nests inside it and calls nothing out), so their order is the order of the decisions.
+///
+/// Not on the ``OperatorDriver``: it delivers from work scheduled on the scheduler, on any
+/// thread, so the subscriber sits in a ``SerialOutbox`` (one deliverer at a time, in order)
+/// and the operator's state is shared with its timers; the driver delivers on the upstream's
+/// thread only.
 final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
   Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {

@@ -64,6 +64,9 @@ extension Publishers {
 /// The subscriber ``Publishers/MeasureInterval`` attaches upstream. The subscription passes
 /// through untouched (demand and cancel go straight upstream), so the only state is the time
 /// of the previous event.
+///
+/// A stateless link (like ``MapSubscriber``) but for that time, which only upstream events
+/// touch: it needs no status, so it is not on the ``OperatorDriver``.
 final class MeasureIntervalSubscriber<Input, Context: Scheduler, Downstream: Subscriber>:
   Subscriber, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType.Stride {

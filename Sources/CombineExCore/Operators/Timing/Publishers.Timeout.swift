@@ -97,6 +97,11 @@ extension Publishers {
 /// every restart, so that a timer that fires after a restart does nothing), and whether the
 /// timer runs yet. Values and the completion go through a ``SerialOutbox`` from work scheduled
 /// at once; a timeout replaces whatever is still waiting with its completion.
+///
+/// Not on the ``OperatorDriver``: it delivers from work scheduled on the scheduler, on any
+/// thread, so the subscriber sits in a ``SerialOutbox`` (one deliverer at a time, in order)
+/// and the operator's state is shared with its timers; the driver delivers on the upstream's
+/// thread only.
 final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
   Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {

@@ -7,6 +7,10 @@
 /// ``SerialOutbox``), even on a concurrent scheduler. The demand the downstream returns from a
 /// delivered value is requested from the upstream. After `cancel()` returns, nothing more is
 /// delivered: scheduled work that runs later finds the outbox closed.
+///
+/// Not on the ``OperatorDriver``: it delivers from scheduled work, on any thread, through the
+/// outbox (the driver delivers on the upstream's thread only); and `receive(on:)` is a hot
+/// path, inlinable like the stateless links.
 @usableFromInline
 final class ScheduledDelivery<Input, Failure: Error, Context: Scheduler, Downstream: Subscriber>:
   Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable

@@ -58,6 +58,11 @@ extension Publishers.Map {
 /// The subscriber `Publishers.Map` attaches upstream: a value type that forwards the
 /// subscription and the completion, and transforms each value. It has no state, so it costs
 /// nothing per value but the transform and needs no lock.
+///
+/// This is the first of the operators' three shapes (CONTRIBUTING.md, "Writing an operator"):
+/// a *stateless link*. The downstream receives the upstream's own subscription, so there is no
+/// status to keep, and nothing of the ``OperatorDriver`` (a lock, an allocation per
+/// subscription) is needed; the links on hot paths (map, filter, compactMap) are inlinable.
 @usableFromInline
 struct MapSubscriber<Downstream: Subscriber, Input>: Subscriber, CustomStringConvertible {
   @usableFromInline
