@@ -10,7 +10,8 @@
 /// and releases the downstream; a misbehaving upstream (values before its subscription or
 /// after its completion, a second subscription) changes nothing; no lock is held while calling
 /// the logic, the downstream or the upstream. Per value it takes its lock once (twice when the
-/// logic counts demand and the downstream returns some).
+/// logic tracks outstanding demand and the downstream returns some, or when a second input can
+/// end the operator during the delivery).
 ///
 /// Publishers subscribe it with `upstream.receive(subscriber: OperatorDriver(logic, downstream:))`;
 /// operators whose downstream receives its subscription before the upstream is subscribed use
@@ -111,23 +112,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     case .skip: return .max(1)
     case .deliver: break
     }
-    guard let downstream else { return .none }
-    let demand: Subscribers.Demand
-    switch logic.receive(input, &state) {
-    case .emit(let output):
-      let more = downstream.receive(output)
-      if logic.demandTracking == .outstanding, more > .none {
-        lock.withLock { machine.demandReturned(more) }
-      }
-      demand = logic.returning(more) { lock.withLock { machine.isSubscribed } }
-    case .skip:
-      demand = .max(1)
-    case .consume:
-      demand = .none
-    case .end(let ending):
-      run { $0.end(ending, cause: .value) }
-      demand = .none
-    }
+    var demand = Subscribers.Demand.none
+    if let downstream { demand = perform(logic.receive(input, &state), to: downstream) }
     guard tracksDeliveries else { return demand }
     // An ending decided during the delivery (on another thread, or re-entrantly) waited for it.
     var ended = false
@@ -137,6 +123,27 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
       return action
     }
     return ended ? .none : demand
+  }
+
+  /// Performs the logic's step for a value; returns the demand to give back to the upstream.
+  private func perform(
+    _ step: OperatorStep<Logic.Output, Logic.Failure>, to downstream: Downstream
+  ) -> Subscribers.Demand {
+    switch step {
+    case .emit(let output):
+      let demand = downstream.receive(output)
+      if logic.demandTracking == .outstanding, demand > .none {
+        lock.withLock { machine.demandReturned(demand) }
+      }
+      return logic.returning(demand) { lock.withLock { machine.isSubscribed } }
+    case .skip:
+      return .max(1)
+    case .consume:
+      return .none
+    case .end(let ending):
+      run { $0.end(ending, cause: .value) }
+      return .none
+    }
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {

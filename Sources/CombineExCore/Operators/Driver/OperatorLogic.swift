@@ -15,8 +15,9 @@
 /// own. The hooks (``request(_:from:)``, ``cancel(_:)``, ...) run on the downstream's threads,
 /// also without a lock, and read configuration only.
 ///
-/// Every requirement but ``name`` and ``receive(_:_:)`` has a default: a logic spells out only
-/// what differs from a plain pass-through.
+/// Every requirement but ``name`` and ``receive(_:_:)`` has a default (``ending(for:)`` when
+/// the operator's failure is the upstream's): a logic spells out only what differs from a
+/// plain pass-through.
 protocol OperatorLogic {
   /// The upstream's values.
   associatedtype Input
