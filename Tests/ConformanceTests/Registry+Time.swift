@@ -95,10 +95,10 @@ extension Registry {
         },
       ]),
     .generic(
-      "Publishers.Timer",
+      "Publishers.Ticker",
       [
-        CaseBuilder("timerPublisher, connected", traits: .neverCompletes) { env in
-          let timer = env.clock().scheduler.timerPublisher(every: .seconds(1))
+        CaseBuilder("ticker, connected", traits: .neverCompletes) { env in
+          let timer = env.clock().scheduler.ticker(every: .seconds(1))
           env.retain(AnyCancellable(timer.connect()))
           return timer
         }

@@ -125,6 +125,19 @@ enum Registry {
           return subject
         }
       ]),
+    .generic(
+      "ReplaySubject",
+      [
+        CaseBuilder("ReplaySubject(bufferSize: 2)") { env in
+          let subject = ReplaySubject<Int, ConformanceError>(bufferSize: 2)
+          subject.send(-2)
+          subject.send(-1)
+          env.drive(
+            "ReplaySubject", keepAlive: subject, canFail: true, send: { subject.send($0) },
+            complete: { subject.send(completion: ConformanceEnvironment.completion(for: $0)) })
+          return subject
+        }
+      ]),
   ]
 
   // MARK: Transforming

@@ -13,8 +13,8 @@ extension Timer {
   ///   .sink { date in print("tick at \(date)") }
   /// ```
   ///
-  /// For deterministic tests, prefer a scheduler's timer
-  /// (``Scheduler/timerPublisher(every:tolerance:options:)``) on a `TestScheduler`.
+  /// For deterministic tests, prefer CombineEx's timer on any scheduler
+  /// (`scheduler.ticker(every:)`) on a `TestScheduler`.
   ///
   /// - Parameters:
   ///   - interval: The time interval on which to publish events. For example, a value of `0.5`

@@ -33,9 +33,12 @@ import CombineEx
 ///   never interleaved with it. Such follow-ups are processed in the order they were dispatched.
 /// - A dispatch from another thread while the store is processing waits its turn (threads are
 ///   served first-in first-out), then processes its action on its own thread. Nothing is lost.
-///   Do not make code that runs inside processing wait synchronously for another thread that
-///   dispatches to the same store: that thread waits for the processing to end (like
-///   `DispatchQueue.sync` onto the current queue).
+///   Such a dispatch returns, like any other, only after its action has been through the
+///   middlewares and the reducer and every `statePublisher` subscriber has received the new
+///   state. Do not make code that runs inside processing wait synchronously for another
+///   thread that dispatches to the same store: that thread waits for the processing to end
+///   (like `DispatchQueue.sync` onto the current queue). For the same reason, two stores whose
+///   state subscribers dispatch into each other, from two threads at once, deadlock.
 ///
 /// No lock is held while reducers, middlewares or state subscribers run.
 ///
@@ -94,9 +97,10 @@ public final class Store<State> {
   /// Publishes the current state at once, then the state after every action that reaches the
   /// reducer, changed or not. It never fails; it finishes when the store is freed.
   ///
-  /// States arrive in processing order, one at a time, on the thread that processed the action
-  /// (a subscriber that subscribes or cancels on another thread at the same moment may briefly
-  /// have that thread deliver). The publisher does not keep the store alive.
+  /// States arrive in processing order, one at a time, on the thread that processed the action,
+  /// before its `dispatch` returns. Subscribing from another thread while a state is being
+  /// published waits for that delivery to end (the current state is then replayed on the
+  /// subscribing thread). The publisher does not keep the store alive.
   ///
   /// ```swift
   /// struct Noop: StoreAction {}

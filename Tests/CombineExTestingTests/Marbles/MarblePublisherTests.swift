@@ -147,7 +147,7 @@ struct MarblePublisherTests {
   @Test("a timer's ticks match a diagram of the same length")
   func timerTicks() {
     let scheduler = DispatchQueue.test
-    let timer = scheduler.timerPublisher(every: .seconds(1)).autoconnect().map { _ in "t" }
+    let timer = scheduler.ticker(every: .seconds(1)).autoconnect().map { _ in "t" }
     scheduler.expect(timer, toProduce: "-ttt")
   }
 

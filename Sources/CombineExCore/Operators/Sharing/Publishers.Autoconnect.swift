@@ -6,12 +6,10 @@ extension ConnectablePublisher {
   /// connection is cancelled. A later subscriber connects again.
   ///
   /// ```swift
-  /// let scheduler = DispatchQueue.test  // import CombineExTesting
-  /// let cancellable = scheduler.timerPublisher(every: .seconds(1))
+  /// let cancellable = Timer.publish(every: 1, on: .main, in: .common)
   ///   .autoconnect()
   ///   .sink { _ in print("tick") }
-  /// scheduler.advance(by: .seconds(2))
-  /// // Prints: tick, tick
+  /// // Prints: tick (every second, while the main run loop runs)
   /// cancellable.cancel()  // The last subscriber is gone: the timer stops.
   /// ```
   ///

@@ -41,12 +41,15 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
   ) {
     self.subject = subject
     self.send = send
+    // A replay buffer's subscriber is made behind when it is attached, if there is anything
+    // to replay (``SubjectCore/handleAttach(_:start:)``).
     state = Atomic(subject.replaysCurrentValue ? SubjectConduitState.owesCurrentValue : 0)
   }
 
   @usableFromInline
   package var description: String {
-    subject.replaysCurrentValue ? "CurrentValueSubject" : "PassthroughSubject"
+    if subject.replayBuffer != nil { return "ReplaySubject" }
+    return subject.replaysCurrentValue ? "CurrentValueSubject" : "PassthroughSubject"
   }
 
   // MARK: Called by the token holder (overridden; cold paths)
@@ -74,12 +77,15 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     if current & SubjectConduitState.terminated != 0 { return }
     let demand = current & SubjectConduitState.demandMask
     if demand == 0 {
-      if subject.replaysCurrentValue {
-        state.bitwiseOr(SubjectConduitState.owesCurrentValue, ordering: .relaxed)
-      }
+      if subject.replays { holdBack() }
       return
     }
     if current & SubjectConduitState.owesCurrentValue != 0 {
+      if subject.replayBuffer != nil {
+        // Behind in a replay buffer (which already holds `value`): catch up in order.
+        subject.catchUp(self)
+        return
+      }
       state.bitwiseAnd(~SubjectConduitState.owesCurrentValue, ordering: .relaxed)
     }
     if demand != SubjectConduitState.unlimited {
@@ -88,6 +94,23 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     }
     let more = send(self, value)
     if more != .none { addDemand(more) }
+  }
+
+  /// The subscriber had no demand for the value being sent: it is now behind (it receives the
+  /// current value, or the replay buffer's values, on its next demand).
+  @usableFromInline
+  final func holdBack() {
+    if let replayBuffer = subject.replayBuffer {
+      guard replayBuffer.capacity > 0 else { return }  // Nothing kept: the value is missed.
+      replayBuffer.holdBackLatest(self)
+    }
+    state.bitwiseOr(SubjectConduitState.owesCurrentValue, ordering: .relaxed)
+  }
+
+  /// Whether the subscriber is behind: it owes the current value, or values of a replay buffer.
+  @inlinable
+  final var isBehind: Bool {
+    state.load(ordering: .acquiring) & SubjectConduitState.owesCurrentValue != 0
   }
 
   /// Delivers the current value if the subscriber owes it and has demand.
@@ -136,7 +159,7 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     guard demand != .none else { return }
     addDemand(demand)
     if !subject.upstreamDemanded.load(ordering: .relaxed) { subject.requestUpstreamOnce() }
-    if subject.replaysCurrentValue {
+    if subject.replays {
       let current = state.load(ordering: .acquiring)
       if current & SubjectConduitState.owesCurrentValue != 0,
         current & SubjectConduitState.terminated == 0

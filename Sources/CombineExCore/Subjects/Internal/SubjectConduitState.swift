@@ -3,8 +3,8 @@
 ///
 /// - bits 0...61: outstanding demand; all ones means `.unlimited`.
 /// - bit 62: terminated (cancelled, or completion delivered). Never cleared.
-/// - bit 63: owes the current value (replaying subjects only): the subscriber has not yet
-///   received the latest value, and gets it on its next demand.
+/// - bit 63: behind (replaying subjects only): the subscriber has not yet received the latest
+///   value (or, with a replay buffer, some of the kept values), and gets it on its next demand.
 @usableFromInline
 enum SubjectConduitState {
   @usableFromInline

@@ -117,6 +117,17 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   let replaysCurrentValue: Bool
 
+  /// The latest values, for a subject that replays several (CombineEx's `ReplaySubject`): new
+  /// subscribers, and subscribers that missed values for lack of demand, receive the kept
+  /// values they have not received on demand, then the completion. Token holder only.
+  @usableFromInline
+  package let replayBuffer: SubjectReplayBuffer<Output>?
+
+  /// Whether the subject replays anything (`replaysCurrentValue` or `replayBuffer`): a
+  /// subscriber without demand is then *behind* rather than simply missing values.
+  @usableFromInline
+  let replays: Bool
+
   /// Entry points for calls that arrive through `any Subscription` (a subscriber's `cancel` and
   /// `request`), where the subject's types are not known. They are created in `init`, which
   /// is compiled where the subject is created, so they jump into specialized code instead of
@@ -149,8 +160,24 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   package init(replaying initialValue: Output?, nestsReentrantDeliveries: Bool = true) {
     self.nestsReentrantDeliveries = nestsReentrantDeliveries
     replaysCurrentValue = initialValue != nil
+    replays = initialValue != nil
+    replayBuffer = nil
     replayValue = initialValue
     upstreamDemanded = Atomic(initialValue != nil)
+    performDetach = { $0.perform(.detach($1)) }
+    performDemand = { $0.perform(.demand($1)) }
+  }
+
+  /// A core that replays the `bufferSize` latest values (CombineEx's `ReplaySubject`). Like a
+  /// `CurrentValueSubject`, it requests from its upstreams at once.
+  @inlinable
+  package init(replayingLatest bufferSize: Int) {
+    nestsReentrantDeliveries = true
+    replaysCurrentValue = false
+    replays = true
+    replayBuffer = SubjectReplayBuffer(capacity: bufferSize)
+    replayValue = nil
+    upstreamDemanded = Atomic(true)
     performDetach = { $0.perform(.detach($1)) }
     performDemand = { $0.perform(.demand($1)) }
   }
@@ -376,7 +403,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       }
       needsSweep = true
     case .demand(let conduit):
-      if completion == nil, let replayValue {
+      if replayBuffer != nil {
+        catchUp(conduit)
+      } else if completion == nil, let replayValue {
         conduit.offerCurrentValue(replayValue)
       }
     }
@@ -419,6 +448,9 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     while index < count {
       if let entry = conduits[index] {
         withConduit(entry) { conduit in
+          // A subscriber behind in a replay buffer receives the completion after the values it
+          // is owed (``catchUp(_:)``).
+          if replayBuffer != nil, conduit.isBehind { return }
           if conduit.terminate() { conduit.finish(completion) }
         }
       }
@@ -427,12 +459,49 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     needsSweep = true
   }
 
+  /// Delivers to a subscriber that is behind in the replay buffer the values it has not
+  /// received, as far as its demand goes, then the completion once it has caught up (token
+  /// holder only). Re-entrant: the cursor moves before each delivery, so a nested call (a
+  /// value sent from inside the subscriber) carries on from where this one was.
+  @usableFromInline
+  func catchUp(_ conduit: SubjectConduit<Output, Failure>) {
+    guard let replayBuffer else { return }
+    while true {
+      let state = conduit.state.load(ordering: .acquiring)
+      if state & SubjectConduitState.terminated != 0 {
+        replayBuffer.forget(conduit)
+        return
+      }
+      if replayBuffer.isCaughtUp(conduit) {
+        // No longer behind; the completion, if there was one, follows (it needs no demand).
+        conduit.state.bitwiseAnd(~SubjectConduitState.owesCurrentValue, ordering: .relaxed)
+        replayBuffer.forget(conduit)
+        if let completion, conduit.terminate() {
+          conduit.finish(completion)
+          needsSweep = true
+        }
+        return
+      }
+      let demand = state & SubjectConduitState.demandMask
+      guard demand > 0, let value = replayBuffer.takeNext(for: conduit) else { return }
+      if demand != SubjectConduitState.unlimited {
+        conduit.state.subtract(1, ordering: .relaxed)
+      }
+      let more = conduit.send(conduit, value)
+      if more != .none { conduit.addDemand(more) }
+    }
+  }
+
   @inlinable
   func handleAttach(
     _ conduit: SubjectConduit<Output, Failure>,
     start: (SubjectConduit<Output, Failure>) -> Void
   ) {
-    if let completion {
+    if let replayBuffer, !replayBuffer.isEmpty {
+      // Behind from the oldest kept value; after a completion, the completion follows them.
+      conduit.state.bitwiseOr(SubjectConduitState.owesCurrentValue, ordering: .relaxed)
+      replayBuffer.startFromOldest(conduit)
+    } else if let completion {
       conduit.startCompleted(completion)
       return
     }
@@ -524,6 +593,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @inlinable
   func releaseConduit(_ entry: Unmanaged<AnyObject>) {
     entry._withUnsafeGuaranteedRef { object in
+      replayBuffer?.forget(object)
       unsafeDowncast(object, to: SubjectConduit<Output, Failure>.self).release()
     }
     entry.release()
@@ -542,7 +612,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// `multicast`, which tell: ``EndingSubscription``) are dropped here, so a subject that is
   /// connected again and again (`share()`) does not keep every past connection.
   @usableFromInline
-  func receiveUpstream(_ subscription: any Subscription) {
+  package func receiveUpstream(_ subscription: any Subscription) {
     let kept = lock.withLock { upstreamSubscriptions }
     let ended = Set(
       kept.lazy.compactMap { $0 as? any EndingSubscription }.filter(\.hasEnded)
@@ -585,7 +655,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
   /// Cancels every subscription sent to the subject; called when the subject goes away.
   @usableFromInline
-  func cancelUpstream() {
+  package func cancelUpstream() {
     let subscriptions = lock.withLock { () -> [any Subscription] in
       defer { upstreamSubscriptions = [] }
       return upstreamSubscriptions

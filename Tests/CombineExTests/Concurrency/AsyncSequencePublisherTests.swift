@@ -1,4 +1,4 @@
-import CombineExCore
+import CombineEx
 import CombineExTesting
 import Foundation
 import Testing
@@ -35,7 +35,11 @@ struct AsyncSequencePublisherTests {
     let recorder: TestSubscriber<Int, any Error> =
       FailingSequence(count: 2, error: TestError(3)).publisher.record()
     let completion = await recorder.completion
-    #expect(completion?.failure as? TestError == TestError(3))
+    guard case .failure(let error)? = completion else {
+      Issue.record("expected a failure, got \(String(describing: completion))")
+      return
+    }
+    #expect(error as? TestError == TestError(3))
     #expect(recorder.values == [1, 2])
   }
 

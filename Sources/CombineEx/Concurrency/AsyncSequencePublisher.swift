@@ -1,3 +1,5 @@
+import CombineExCore
+
 extension AsyncSequence where Self: Sendable {
   /// A cold publisher of this sequence's elements: each subscription iterates the sequence in
   /// a task of its own, pulling an element only when the subscriber has demand.
@@ -11,8 +13,9 @@ extension AsyncSequence where Self: Sendable {
   /// // Prints: 1, 2, 3 (one per line, from the subscription's task)
   /// ```
   ///
-  /// Combine has no such property. See ``AsyncSequencePublisher`` for demand, failure and
-  /// cancellation.
+  /// Combine has no such property (CombineEx adds it). The publisher is a ``ColdPublisher``, so
+  /// a chain of operators on it can be erased to an ``AnyDeferredPublisher``. See
+  /// ``AsyncSequencePublisher`` for demand, failure and cancellation.
   public var publisher: AsyncSequencePublisher<Self> {
     AsyncSequencePublisher(self)
   }
@@ -60,6 +63,9 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher 
 }
 
 extension AsyncSequencePublisher: Sendable {}
+
+// Every subscription iterates the sequence in a task of its own.
+extension AsyncSequencePublisher: ColdPublisher {}
 
 /// The iteration behind an ``AsyncSequencePublisher`` subscription: a task that pulls an
 /// element per unit of demand and hands it to ``deliver(_:)``.

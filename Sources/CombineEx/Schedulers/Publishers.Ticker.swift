@@ -1,15 +1,18 @@
+import CombineExCore
+
 extension Scheduler {
   /// Returns a connectable publisher that emits the scheduler's current time every
   /// `interval`, on any scheduler.
   ///
   /// It is `Timer.publish(every:on:in:)` for every scheduler: on a `DispatchQueue` in the app,
   /// and on a `TestScheduler` in its tests, where ticks happen exactly when virtual time
-  /// reaches them.
+  /// reaches them. (CombineEx names it `ticker` so that it never clashes with
+  /// combine-schedulers' `timerPublisher` and `Publishers.Timer`, which some apps also use.)
   ///
   /// ```swift
   /// let scheduler = DispatchQueue.test  // import CombineExTesting
   /// var ticks = 0
-  /// let cancellable = scheduler.timerPublisher(every: .seconds(1))
+  /// let cancellable = scheduler.ticker(every: .seconds(1))
   ///   .autoconnect()
   ///   .sink { _ in ticks += 1 }
   /// scheduler.advance(by: .seconds(3))
@@ -20,12 +23,12 @@ extension Scheduler {
   ///   - interval: The time between ticks; the first tick is one interval after `connect()`.
   ///   - tolerance: The allowed timing variance (the scheduler's minimum tolerance when `nil`).
   ///   - options: Scheduler options for the repeating work.
-  /// - Returns: A ``Publishers/Timer``.
-  public func timerPublisher(
+  /// - Returns: A ``Publishers/Ticker``.
+  public func ticker(
     every interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride? = nil,
     options: SchedulerOptions? = nil
-  ) -> Publishers.Timer<Self> {
-    Publishers.Timer(every: interval, tolerance: tolerance, scheduler: self, options: options)
+  ) -> Publishers.Ticker<Self> {
+    Publishers.Ticker(every: interval, tolerance: tolerance, scheduler: self, options: options)
   }
 }
 
@@ -34,18 +37,16 @@ extension Publishers {
   ///
   /// Foundation's `Timer.publish` only runs on a run loop; this timer runs on any
   /// ``Scheduler`` through its repeating `schedule(after:interval:tolerance:options:_:)`. It has
-  /// the shape of pointfreeco/combine-schedulers' `Publishers.Timer`: create it with
-  /// ``Scheduler/timerPublisher(every:tolerance:options:)`` or
+  /// the shape of pointfreeco/combine-schedulers' `Publishers.Timer` under a name of its own (so
+  /// that both libraries can be used together): create it with
+  /// ``Scheduler/ticker(every:tolerance:options:)`` or
   /// ``init(every:tolerance:scheduler:options:)``.
   ///
   /// - Each `connect()` starts a repeating schedule whose first tick is one `interval` later;
   ///   cancelling the returned cancellable stops it.
   /// - Every tick sends `scheduler.now` to each subscriber with outstanding demand (a
   ///   subscriber without demand misses that tick). The timer never completes.
-  ///
-  /// In an `extension Publishers` of your own, `Timer` means this type; write
-  /// `Foundation.Timer` for Foundation's.
-  public final class Timer<Context: Scheduler>: ConnectablePublisher, @unchecked Sendable {
+  public final class Ticker<Context: Scheduler>: ConnectablePublisher, @unchecked Sendable {
     // @unchecked Sendable: the stored properties are constants, and `subject` is thread-safe.
     /// The kind of values published by this publisher: the scheduler's times of the ticks.
     public typealias Output = Context.SchedulerTimeType

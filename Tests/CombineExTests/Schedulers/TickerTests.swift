@@ -1,14 +1,14 @@
-import CombineExCore
+import CombineEx
 import CombineExTesting
 import Foundation
 import Testing
 
-@Suite("Publishers.Timer (scheduler.timerPublisher)")
-struct SchedulerTimerTests {
+@Suite("Publishers.Ticker (scheduler.ticker)")
+struct TickerTests {
   @Test("nothing ticks before connect()")
   func nothingBeforeConnect() {
     let scheduler = DispatchQueue.test
-    let timer = scheduler.timerPublisher(every: .seconds(1))
+    let timer = scheduler.ticker(every: .seconds(1))
     let recorder = timer.record()
     scheduler.advance(by: .seconds(5))
     #expect(recorder.values.isEmpty)
@@ -19,7 +19,7 @@ struct SchedulerTimerTests {
   func ticks() {
     let scheduler = DispatchQueue.test
     let start = scheduler.now
-    let timer = scheduler.timerPublisher(every: .seconds(1))
+    let timer = scheduler.ticker(every: .seconds(1))
     let connection = timer.connect()
     scheduler.expect(
       timer.map { start.distance(to: $0) }, toProduce: "-abc",
@@ -30,7 +30,7 @@ struct SchedulerTimerTests {
   @Test("cancelling the connection stops the ticks")
   func cancelStops() {
     let scheduler = DispatchQueue.test
-    let timer = scheduler.timerPublisher(every: .seconds(1))
+    let timer = scheduler.ticker(every: .seconds(1))
     let recorder = timer.record()
     let connection = timer.connect()
     scheduler.advance(by: .seconds(2))
@@ -44,7 +44,7 @@ struct SchedulerTimerTests {
   @Test("a subscriber without demand misses ticks")
   func demand() {
     let scheduler = DispatchQueue.test
-    let timer = scheduler.timerPublisher(every: .seconds(1))
+    let timer = scheduler.ticker(every: .seconds(1))
     let recorder = timer.record(initialDemand: .max(1))
     let connection = timer.connect()
     scheduler.advance(by: .seconds(3))
@@ -59,7 +59,7 @@ struct SchedulerTimerTests {
   func autoconnect() {
     let scheduler = RunLoop.test
     scheduler.expect(
-      scheduler.timerPublisher(every: .seconds(1)).autoconnect().map { _ in "t" },
+      scheduler.ticker(every: .seconds(1)).autoconnect().map { _ in "t" },
       toProduce: "-ttt")
     // expect(_:toProduce:) cancels its subscription at the end, the timer's last one.
     #expect(scheduler.pendingWorkCount == 0)
@@ -68,17 +68,17 @@ struct SchedulerTimerTests {
   @Test("the publisher keeps its parameters")
   func parameters() {
     let scheduler = DispatchQueue.test
-    let timer = Publishers.Timer(
+    let timer = Publishers.Ticker(
       every: .seconds(2), tolerance: .milliseconds(1), scheduler: scheduler)
     #expect(timer.interval == .seconds(2))
     #expect(timer.tolerance == .milliseconds(1))
-    #expect(scheduler.timerPublisher(every: .seconds(1)).tolerance == nil)
+    #expect(scheduler.ticker(every: .seconds(1)).tolerance == nil)
   }
 
   @Test("on a real queue, ticks arrive until cancelled")
   func realQueue() async {
     let queue = DispatchQueue(label: "timer")
-    let timer = queue.timerPublisher(every: .milliseconds(5))
+    let timer = queue.ticker(every: .milliseconds(5))
     let recorder = timer.record()
     let connection = timer.connect()
     #expect(await recorder.values(count: 3).count >= 3)

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Checks that CombineExCore's public API is the committed list, Tools/core-api.txt: every
+# change to the core's surface must be deliberate and reviewed (the core declares only Apple's
+# Combine names; ARCHITECTURE.md section 1, Docs/Core.md).
+#
+#   Tools/core-api.sh            compare (exit 1 and print the difference if they differ)
+#   Tools/core-api.sh --update   rewrite Tools/core-api.txt from the current build
+#
+# It reads the module the debug build made (.build/debug/Modules), so run `swift build` (or
+# `swift test`) first. The list has one public symbol per line, sorted: its path, then its
+# declaration and the constraints of the extension that declares it. Underscored names are not
+# listed (symbolgraph-extract leaves them out); Docs/Core.md lists the few the core has.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+list=Tools/core-api.txt
+modules=.build/debug/Modules
+[ -f "$modules/CombineExCore.swiftmodule" ] || [ -d "$modules/CombineExCore.swiftmodule" ] \
+  || { echo "no debug build of CombineExCore in $modules: run swift build first" >&2; exit 2; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+swift symbolgraph-extract -module-name CombineExCore -I "$modules" \
+  -target "$(uname -m)-unknown-linux-gnu" -minimum-access-level public \
+  -skip-synthesized-members -output-dir "$work" > "$work/extract.log" 2>&1 \
+  || { cat "$work/extract.log" >&2; exit 2; }
+
+jq -r '
+  def op: if .kind == "conformance" then ":" elif .kind == "sameType" then "==" else .kind end;
+  .symbols[]
+  | (.pathComponents | join(".")) + " | "
+    + ([.declarationFragments[]?.spelling] | join(""))
+    + ((.swiftExtension.constraints // []) as $c
+       | if ($c | length) > 0
+         then " where " + ([$c[] | .lhs + " " + op + " " + .rhs] | unique | join(", "))
+         else "" end)
+' "$work"/*.symbols.json | LC_ALL=C sort -u > "$work/api.txt"
+
+if [ "${1:-}" = "--update" ]; then
+  cp "$work/api.txt" "$list"
+  echo "wrote $list ($(wc -l < "$list") symbols)"
+  exit 0
+fi
+if ! diff -u "$list" "$work/api.txt" > "$work/api.diff"; then
+  cat "$work/api.diff"
+  echo "CombineExCore's public API differs from $list (- committed, + built)."
+  echo "If the change is deliberate (and Apple's Combine has the name), run Tools/core-api.sh --update and commit the list."
+  exit 1
+fi
+echo "CombineExCore's public API matches $list ($(wc -l < "$list") symbols)"
