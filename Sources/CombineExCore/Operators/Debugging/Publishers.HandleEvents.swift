@@ -111,6 +111,10 @@ struct HandleEventsLogic<Input, Failure: Error>: OperatorLogic {
 
   var name: String { "HandleEvents" }
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func subscribed(to upstream: any Subscription) {
     receiveSubscription?(upstream)
   }

@@ -76,6 +76,10 @@ struct PrintLogic<Input, Failure: Error>: OperatorLogic {
 
   var name: String { "Print" }
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func subscribed(to upstream: any Subscription) {
     log.write("receive subscription: (\(upstream))")
   }

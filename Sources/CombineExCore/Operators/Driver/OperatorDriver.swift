@@ -45,7 +45,9 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     self.logic = logic
     self.downstream = downstream
     state = logic.initialState
-    machine = Machine(demandTracking: logic.demandTracking, otherInput: logic.otherInput)
+    machine = Machine(
+      demandTracking: logic.demandTracking, otherInput: logic.otherInput,
+      cancelBeforeSubscriptionEnds: logic.cancelBeforeSubscriptionEnds)
     tracksDeliveries = machine.tracksDeliveries
   }
 

@@ -47,6 +47,14 @@ protocol OperatorLogic {
   /// an ``OperatorEnding/result(_:)`` (which waits for demand). Default: `.none`.
   var demandTracking: DemandTracking { get }
 
+  /// Whether a cancel that comes before the upstream's subscription ends the operator (the
+  /// subscription is cancelled when it arrives), or is only noted (the subscription is taken
+  /// when it arrives and handed to the downstream, as if the cancel had not come). Only a
+  /// caller that reached the driver some other way can cancel that early (the downstream gets
+  /// the driver with the upstream's subscription); Combine's operators differ here, and each
+  /// logic keeps the behaviour its operator had. Default: `true`.
+  var cancelBeforeSubscriptionEnds: Bool { get }
+
   /// The role of the operator's second input, for the two `untilOutputFrom` operators
   /// (see ``OperatorDriver/start(upstream:other:)``); `nil` (the default) for the rest.
   var otherInput: OtherInputRole? { get }
@@ -108,6 +116,8 @@ extension OperatorLogic {
   var initialDemand: Subscribers.Demand { .none }
 
   var demandTracking: DemandTracking { .none }
+
+  var cancelBeforeSubscriptionEnds: Bool { true }
 
   var otherInput: OtherInputRole? { nil }
 

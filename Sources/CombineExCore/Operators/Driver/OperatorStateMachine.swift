@@ -7,8 +7,8 @@
 /// ## Subscription
 /// The downstream receives the driver as its subscription when the upstream's subscription
 /// arrives, or earlier, before the upstream is subscribed (`dropFirst`, the `untilOutputFrom`
-/// operators: ``downstreamSubscribed()``). Demand requested before the upstream's subscription
-/// arrives waits for it, and goes up with it. A second subscription, or one that arrives after
+/// operators: ``downstreamSubscribed()``); demand it requests before the upstream's
+/// subscription arrives waits for it, and goes up with it. A second subscription, or one that arrives after
 /// the end or a cancel, is cancelled.
 ///
 /// ## Values and demand
@@ -33,7 +33,9 @@
 ///
 /// ## Cancellation and release
 /// A cancel ends everything: the upstream (and the second input) are cancelled, a pending
-/// final value or completion is dropped, and nothing is delivered after it. The downstream is
+/// final value or completion is dropped, and nothing is delivered after it. A cancel that
+/// comes before the upstream's subscription ends the operator too, or, for the logics that say
+/// so (``OperatorLogic/cancelBeforeSubscriptionEnds``), is only noted. The downstream is
 /// released when the completion is handed out or at the cancel; the upstream's subscription
 /// when the operator ends.
 struct OperatorStateMachine<Output, Failure: Error> {
@@ -131,6 +133,8 @@ struct OperatorStateMachine<Output, Failure: Error> {
   /// Demand the downstream requested and has not received (`demandTracking == .outstanding`).
   private var outstanding = Subscribers.Demand.none
   private let demandTracking: DemandTracking
+  /// See ``OperatorLogic/cancelBeforeSubscriptionEnds``.
+  private let cancelBeforeSubscriptionEnds: Bool
   private let otherRole: OtherInputRole?
   /// Whether the second input sent its value (`drop(untilOutputFrom:)`: values pass).
   private var otherFired = false
@@ -139,8 +143,12 @@ struct OperatorStateMachine<Output, Failure: Error> {
   /// An ending decided while a delivery was in progress.
   private var pendingEnding: OperatorEnding<Output, Failure>?
 
-  init(demandTracking: DemandTracking, otherInput: OtherInputRole?) {
+  init(
+    demandTracking: DemandTracking, otherInput: OtherInputRole?,
+    cancelBeforeSubscriptionEnds: Bool
+  ) {
     self.demandTracking = demandTracking
+    self.cancelBeforeSubscriptionEnds = cancelBeforeSubscriptionEnds
     otherRole = otherInput
     other = otherInput == nil ? .absent : .awaitingSubscription
   }
@@ -280,11 +288,13 @@ struct OperatorStateMachine<Output, Failure: Error> {
     if demandTracking != .none {
       guard demand > .none else { return .ignore }
       hasRequested = true
-      if demandTracking == .outstanding, isLive { outstanding += demand }
+      if demandTracking == .outstanding, isSubscribed { outstanding += demand }
     }
     switch state {
     case .awaitingSubscription(let pending):
-      state = .awaitingSubscription(pending + demand)
+      // Only a downstream that has its subscription already can ask for values; a request
+      // made before that (by a caller that found the driver some other way) asks for nothing.
+      if downstreamHasSubscription { state = .awaitingSubscription(pending + demand) }
       return .forward(nil)
     case .subscribed(let upstream):
       return .forward(upstream)
@@ -298,6 +308,11 @@ struct OperatorStateMachine<Output, Failure: Error> {
 
   /// The downstream cancelled.
   mutating func cancel() -> Action {
+    if case .awaitingSubscription = state, !cancelBeforeSubscriptionEnds {
+      // Only noted: the subscription is taken when it comes (see the property).
+      cancelled = true
+      return Action()
+    }
     // The logic hears of the end once: here, unless the end was delivered already.
     var action = Action(releasesDownstream: true, ended: pendingEnding != nil)
     switch state {

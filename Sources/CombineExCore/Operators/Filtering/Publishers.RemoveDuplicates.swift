@@ -88,6 +88,10 @@ struct RemoveDuplicatesLogic<Input, UpstreamFailure: Error, Failure: Error>: Ope
     self.convertFailure = convertFailure
   }
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func receive(_ input: Input, _ previous: inout Input?) -> OperatorStep<Input, Failure> {
     defer { previous = input }
     guard let previous else { return .emit(input) }

@@ -90,6 +90,10 @@ struct TryFilterLogic<Input, UpstreamFailure: Error>: OperatorLogic {
 
   var name: String { "TryFilter" }
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, any Error> {
     do {
       return try isIncluded(input) ? .emit(input) : .skip

@@ -69,6 +69,10 @@ struct CollectByCountLogic<Input, Failure: Error>: OperatorLogic {
   /// The state: the batch being filled.
   var initialState: [Input] { [] }
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func receive(_ input: Input, _ batch: inout [Input]) -> OperatorStep<[Input], Failure> {
     batch.append(input)
     // A partial batch asks for nothing: the demand for its remaining elements was made when the

@@ -118,6 +118,10 @@ struct DropWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: OperatorLo
   /// The state: whether the predicate still decides (false once it let an element through).
   var initialState: Bool { true }
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func receive(_ input: Input, _ dropping: inout Bool) -> OperatorStep<Input, Failure> {
     guard dropping else { return .emit(input) }
     switch shouldDrop(input) {

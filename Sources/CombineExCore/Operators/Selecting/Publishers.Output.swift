@@ -100,6 +100,10 @@ struct OutputLogic<Input, Failure: Error>: OperatorLogic {
   /// The state: the index of the next upstream element.
   var initialState: Int { 0 }
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func receive(_ input: Input, _ index: inout Int) -> OperatorStep<Input, Failure> {
     let current = index
     index += 1

@@ -115,6 +115,10 @@ struct PrefixWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: Operator
   let shouldContinue: (Input) -> Result<Bool, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     switch shouldContinue(input) {
     case .success(true): return .emit(input)

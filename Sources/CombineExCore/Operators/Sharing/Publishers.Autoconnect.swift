@@ -119,6 +119,10 @@ struct AutoconnectLogic<Input, Failure: Error>: OperatorLogic {
 
   var name: String { "Autoconnect" }
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     .emit(input)
   }

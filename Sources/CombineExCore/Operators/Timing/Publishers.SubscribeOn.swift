@@ -82,6 +82,10 @@ struct SubscribeOnLogic<Input, Failure: Error, Context: Scheduler>: OperatorLogi
 
   var name: String { "SubscribeOn" }
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     .emit(input)
   }

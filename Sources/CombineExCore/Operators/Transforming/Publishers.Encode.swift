@@ -60,6 +60,10 @@ struct CodingLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
   let name: String
   let transform: (Input) throws -> Output
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {
       return .emit(try transform(input))

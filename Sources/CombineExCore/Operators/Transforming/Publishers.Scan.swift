@@ -68,6 +68,10 @@ struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: Operato
   let step: (Output, Input) -> Result<Output, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func receive(_ input: Input, _ accumulator: inout Output) -> OperatorStep<Output, Failure> {
     switch step(accumulator, input) {
     case .success(let next):

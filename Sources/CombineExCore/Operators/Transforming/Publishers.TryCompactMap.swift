@@ -76,6 +76,10 @@ struct TryCompactMapLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic 
 
   var name: String { "TryCompactMap" }
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {
       guard let output = try transform(input) else { return .skip }

@@ -84,6 +84,10 @@ struct TryMapLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
 
   var name: String { "TryMap" }
 
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see
+  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {
       return .emit(try transform(input))
