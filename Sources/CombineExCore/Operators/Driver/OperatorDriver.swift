@@ -35,16 +35,18 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   /// upstream, which then calls in again on the same thread before the first call returns. The
   /// runtime's exclusivity check would stop the program there (two `inout` accesses to
   /// `state`), so it is off: the nested call sees, and leaves, the state as it is at that
-  /// moment, and for the logics without state there is nothing to share.
+  /// moment, and for the logics without state there is nothing to share. (In a cell that is
+  /// never empty: an empty stored property shares its address with its neighbour, and the
+  /// thread sanitizer reports an access to it as a race with that neighbour.)
   @exclusivity(unchecked)
-  private var state: Logic.State
+  private var state: StateCell<Logic.State>
   /// ``OperatorStateMachine/tracksDeliveries``, read without the lock.
   private let tracksDeliveries: Bool
 
   init(_ logic: Logic, downstream: Downstream) {
     self.logic = logic
     self.downstream = downstream
-    state = logic.initialState
+    state = StateCell(value: logic.initialState)
     machine = Machine(
       demandTracking: logic.demandTracking, otherInput: logic.otherInput,
       cancelBeforeSubscriptionEnds: logic.cancelBeforeSubscriptionEnds)
@@ -115,7 +117,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     case .deliver: break
     }
     var demand = Subscribers.Demand.none
-    if let downstream { demand = perform(logic.receive(input, &state), to: downstream) }
+    if let downstream { demand = perform(logic.receive(input, &state.value), to: downstream) }
     guard tracksDeliveries else { return demand }
     // An ending decided during the delivery (on another thread, or re-entrantly) waited for it.
     var ended = false
@@ -150,7 +152,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
   func receive(completion: Subscribers.Completion<Failure>) {
     guard lock.withLock({ machine.isSubscribed }) else { return }
-    let ending = logic.receive(completion: completion, &state)
+    let ending = logic.receive(completion: completion, &state.value)
     run { $0.end(ending, cause: .upstreamCompletion) }
   }
 
@@ -241,5 +243,15 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     case .result(.none):
       downstream.receive(completion: .finished)
     }
+  }
+}
+
+/// An ``OperatorDriver``'s logic state, stored with one more byte so that it is never empty.
+private struct StateCell<Value> {
+  var value: Value
+  private let nonEmpty: UInt8 = 0
+
+  init(value: Value) {
+    self.value = value
   }
 }
