@@ -24,16 +24,25 @@ swift symbolgraph-extract -module-name CombineExCore -I "$modules" \
   -skip-synthesized-members -output-dir "$work" > "$work/extract.log" 2>&1 \
   || { cat "$work/extract.log" >&2; exit 2; }
 
-jq -r '
-  def op: if .kind == "conformance" then ":" elif .kind == "sameType" then "==" else .kind end;
-  .symbols[]
-  | (.pathComponents | join(".")) + " | "
-    + ([.declarationFragments[]?.spelling] | join(""))
-    + ((.swiftExtension.constraints // []) as $c
-       | if ($c | length) > 0
-         then " where " + ([$c[] | .lhs + " " + op + " " + .rhs] | unique | join(", "))
-         else "" end)
-' "$work"/*.symbols.json | LC_ALL=C sort -u > "$work/api.txt"
+# One line per symbol: its path, its declaration, and the constraints of its extension (python3,
+# which every CI machine has; jq is not guaranteed there).
+python3 - "$work" <<'PY' | LC_ALL=C sort -u > "$work/api.txt"
+import glob, json, sys
+
+ops = {"conformance": ":", "sameType": "=="}
+for path in glob.glob(sys.argv[1] + "/*.symbols.json"):
+    with open(path) as file:
+        graph = json.load(file)
+    for symbol in graph["symbols"]:
+        line = ".".join(symbol["pathComponents"]) + " | "
+        line += "".join(f["spelling"] for f in symbol.get("declarationFragments", []))
+        constraints = (symbol.get("swiftExtension") or {}).get("constraints") or []
+        if constraints:
+            parts = sorted({c["lhs"] + " " + ops.get(c["kind"], c["kind"]) + " " + c["rhs"]
+                            for c in constraints})
+            line += " where " + ", ".join(parts)
+        print(line)
+PY
 
 if [ "${1:-}" = "--update" ]; then
   cp "$work/api.txt" "$list"

@@ -44,6 +44,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   private var queue: [ScheduledWork] = []
   /// Counts advances, so that repeating work that cannot move forward runs once per advance.
   private var advanceCount: UInt64 = 0
+  /// The duration of a marble diagram's tick on this scheduler, unless a call gives one.
+  private var storedMarbleTick: SchedulerTimeType.Stride = .seconds(1)
 
   /// One piece of work waiting for its time.
   private struct ScheduledWork {
@@ -67,6 +69,23 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
   /// The minimum tolerance: zero (tolerance is ignored; work runs exactly at its time).
   public var minimumTolerance: SchedulerTimeType.Stride { .zero }
+
+  /// The duration of one tick of the marble diagrams played or expected on this scheduler
+  /// (`hotPublisher(_:)`, `expect(_:toProduce:)`) when the call passes no `tick:`: one second
+  /// unless set. Set it once, where the test makes the scheduler:
+  ///
+  /// ```swift
+  /// let scheduler = DispatchQueue.test
+  /// scheduler.marbleTick = .milliseconds(100)
+  /// let keystrokes = scheduler.hotPublisher("-a-b-c---|")
+  /// scheduler.expect(
+  ///   keystrokes.debounce(for: .milliseconds(200), scheduler: scheduler),
+  ///   toProduce: "-------c-|")
+  /// ```
+  public var marbleTick: SchedulerTimeType.Stride {
+    get { lock.withLock { storedMarbleTick } }
+    set { lock.withLock { storedMarbleTick = newValue } }
+  }
 
   /// How many pieces of work wait for their time (repeating work counts once).
   public var pendingWorkCount: Int {

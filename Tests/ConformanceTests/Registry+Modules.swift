@@ -1,5 +1,6 @@
 import CombineEx
 import CombineExStore
+import Foundation
 import Synchronization
 
 // The publishers that CombineEx's and CombineExStore's types hand out, registered as cases of
@@ -97,6 +98,58 @@ extension Registry {
     CaseBuilder("DeferredFuture.handleEvents", traits: .promiseKeepsSubscription) { env in
       let canary = env.canary
       return env.drivenFuture().handleEvents(receiveOutput: { _ in _ = canary })
+    },
+    // The original CombineEx's future operators.
+    CaseBuilder("DeferredFuture.futureLiftOutput", traits: .promiseKeepsSubscription) { env in
+      let canary = env.canary
+      return env.drivenFuture().futureLiftOutput { value, promise in
+        promise(.success(canary.pass(value) * 2))
+      }
+    },
+    CaseBuilder("DeferredFuture.futureLiftFailure", traits: .promiseKeepsSubscription) { env in
+      env.drivenFuture().futureLiftFailure {
+        (error, promise: @escaping DeferredFuture<Int, ConformanceError>.Promise) in
+        promise(.failure(ConformanceError(error.id + 1)))
+      }
+    },
+    CaseBuilder("DeferredFuture.futureLiftResult", traits: .promiseKeepsSubscription) { env in
+      env.drivenFuture().futureLiftResult {
+        (result, promise: @escaping DeferredFuture<Int, ConformanceError>.Promise) in
+        promise(result.map { $0 + 1 })
+      }
+    },
+    CaseBuilder("DeferredFuture.replaceNil", traits: .promiseKeepsSubscription) { env in
+      env.drivenFuture().map { $0 == 2 ? nil : $0 }.replaceNil(with: -2)
+    },
+    CaseBuilder("DeferredFuture.flatMapError", traits: .promiseKeepsSubscription) { env in
+      let replacement = env.drivenFuture()
+      return env.drivenFuture().flatMapError { _ in replacement }
+    },
+    CaseBuilder("DeferredFuture.encode.decode", traits: .promiseKeepsSubscription) { env in
+      env.drivenFuture().encode(encoder: JSONEncoder()).decode(
+        item: Int.self, decoder: JSONDecoder())
+    },
+    CaseBuilder("DeferredFuture.handle hooks", traits: .promiseKeepsSubscription) { env in
+      let canary = env.canary
+      return env.drivenFuture()
+        .handleSubscription { _ = canary }
+        .handleValue { _ in _ = canary }
+        .handleError { _ in _ = canary }
+        .handleFinished { _ = canary }
+        .handleCompletion { _ in _ = canary }
+        .handleCancel { _ = canary }
+    },
+    CaseBuilder("DeferredFuture.delay(for: deadline)", traits: .promiseKeepsSubscription) { env in
+      let future = env.drivenFuture()
+      let scheduler = env.clock().scheduler
+      return future.delay(for: scheduler.now.advanced(by: .seconds(1)), scheduler: scheduler)
+    },
+    CaseBuilder("DeferredFuture.timeout(deadline)", traits: .promiseKeepsSubscription) { env in
+      let future = env.drivenFuture()
+      let scheduler = env.clock().scheduler
+      return future.timeout(
+        scheduler.now.advanced(by: .seconds(3)), scheduler: scheduler,
+        customError: { ConformanceError(30) })
     },
   ]
 

@@ -11,7 +11,12 @@ extension Registry {
         CaseBuilder("Deferred", traits: .passThrough) { env in
           let canary = env.canary
           return Deferred { [unowned env] in canary.pass(env.ints()) }
-        }
+        },
+        CaseBuilder("deferredLift", traits: .passThrough) { env in
+          let canary = env.canary
+          return AnyDeferredPublisher { [unowned env] in env.ints() }
+            .deferredLift { canary.pass($0).map { $0 + 1 } }
+        },
       ]),
     .generic(
       "Future",

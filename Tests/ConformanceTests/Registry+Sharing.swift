@@ -134,6 +134,17 @@ extension Registry {
           env.retain(action)
           return action.apply()
         },
+        CaseBuilder("AnyDeferredPublisher(createPublisher:)", traits: .passThrough) { env in
+          let canary = env.canary
+          return AnyDeferredPublisher(createPublisher: { [unowned env] in canary.pass(env.ints()) })
+        },
+        CaseBuilder("Action.apply, any-publisher closure") { env in
+          let action = Action<Void, Int, ConformanceError> { [unowned env] _ in
+            env.ints().eraseToAnyPublisher()
+          }
+          env.retain(action)
+          return action.apply()
+        },
         CaseBuilder("Action.applyIfPossible") { env in
           let action = Action<Void, Int, ConformanceError> { [unowned env] in
             AnyDeferredPublisher { env.ints() }
@@ -163,6 +174,16 @@ extension Registry {
         CaseBuilder("DeferredFuture.fail") { _ in
           DeferredFuture<Int, ConformanceError>.fail(ConformanceError(9))
         },
+        CaseBuilder("DeferredFuture.closure") { env in
+          let canary = env.canary
+          return DeferredFuture<Int, ConformanceError>.closure { canary.pass(.success(6)) }
+        },
+        CaseBuilder("DeferredFuture.successClosure") { _ in
+          DeferredFuture<Int, ConformanceError>.successClosure { 2 }
+        },
+        CaseBuilder("DeferredFuture.failureClosure") { _ in
+          DeferredFuture<Int, ConformanceError>.failureClosure { ConformanceError(3) }
+        },
       ] + deferredFutureOperators),
     .generic(
       "AnyDeferredFuture",
@@ -172,6 +193,12 @@ extension Registry {
         },
         CaseBuilder("AnyDeferredFuture.fail") { _ in
           AnyDeferredFuture<Int, ConformanceError>.fail(ConformanceError(1))
+        },
+        CaseBuilder("AnyDeferredFuture(attemptToFulfill:)") { env in
+          let canary = env.canary
+          return AnyDeferredFuture<Int, ConformanceError>(attemptToFulfill: { promise in
+            promise(canary.pass(.success(7)))
+          })
         },
       ]),
     .tailored(

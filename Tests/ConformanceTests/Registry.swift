@@ -50,7 +50,7 @@ struct CaseBuilder: Sendable {
 enum Registry {
   static let entries: [RegistryEntry] =
     sources + morePublishers + transforming + filtering + reducing + others + combining + time
-    + sharing + properties + lifetimes + cold + store
+    + sharing + properties + lifetimes + cold + store + originalCombineEx
 
   /// Every generic case, for parameterized tests.
   /// Set `CONFORMANCE_CASE` to a case's name (or part of it) to run only the matching cases.
@@ -574,36 +574,37 @@ enum Registry {
 
   // MARK: Properties (CombineEx)
 
-  static let properties: [RegistryEntry] = [
-    .generic(
-      "MutableProperty",
-      [
-        CaseBuilder("MutableProperty", traits: .neverCompletes) { env in
-          let property = MutableProperty(-1)
-          env.drive(
-            "MutableProperty", keepAlive: property, canFail: false,
-            send: { property.value = $0 }, complete: nil)
-          return property
-        }
-      ]),
-    .generic(
-      "Property",
-      [
-        CaseBuilder("Property(value:)") { _ in Property(value: 5) },
-        CaseBuilder("Property(mutableProperty)", traits: .neverCompletes) { env in
-          let property = MutableProperty(-1)
-          env.drive(
-            "MutableProperty", keepAlive: property, canFail: false,
-            send: { property.value = $0 }, complete: nil)
-          return Property(property)
-        },
-        CaseBuilder("Property(initial:then:)", traits: .keepsUpstream) { env in
-          let property = Property(initial: -1, then: env.neverFailingInts())
-          env.retain(property)
-          return property
-        },
-      ] + propertyCompositions + moduleProperties),
-  ]
+  static let properties: [RegistryEntry] =
+    [
+      .generic(
+        "MutableProperty",
+        [
+          CaseBuilder("MutableProperty", traits: .neverCompletes) { env in
+            let property = MutableProperty(-1)
+            env.drive(
+              "MutableProperty", keepAlive: property, canFail: false,
+              send: { property.value = $0 }, complete: nil)
+            return property
+          }
+        ]),
+      .generic(
+        "Property",
+        [
+          CaseBuilder("Property(value:)") { _ in Property(value: 5) },
+          CaseBuilder("Property(mutableProperty)", traits: .neverCompletes) { env in
+            let property = MutableProperty(-1)
+            env.drive(
+              "MutableProperty", keepAlive: property, canFail: false,
+              send: { property.value = $0 }, complete: nil)
+            return Property(property)
+          },
+          CaseBuilder("Property(initial:then:)", traits: .keepsUpstream) { env in
+            let property = Property(initial: -1, then: env.neverFailingInts())
+            env.retain(property)
+            return property
+          },
+        ] + propertyCompositions + liftedProperties + moduleProperties),
+    ] + mirroredProperties + persistentProperties
 }
 
 /// A value with three key paths, for the key-path maps.

@@ -14,6 +14,8 @@ extension Action {
     enabledIf: Property<Bool> = Property(value: true),
     execute: @escaping (Input) -> DeferredFuture<Output, Failure>
   ) {
-    self.init(enabledIf: enabledIf) { input in execute(input).eraseToAnyDeferredPublisher() }
+    self.init(enabledIf: enabledIf, form: .executeDeferredFuture) { input in
+      execute(input).eraseToAnyDeferredPublisher()
+    }
   }
 }

@@ -65,6 +65,10 @@ public final class Action<Input, Output, Failure: Error> {
   let errorsSubject = PassthroughSubject<Failure, Never>()
   let disabledErrorsSubject = PassthroughSubject<Void, Never>()
   let completedSubject = PassthroughSubject<Void, Never>()
+  /// The sources bound with `action <~ source`, which end with the action.
+  let bindings = ActionBindings()
+  /// Which initializer made the action: the overload-resolution tests check it.
+  package let form: ActionForm
 
   /// Creates an action that runs the publisher `execute` makes for an input, one run at a time,
   /// while `enabledIf` is `true`.
@@ -84,10 +88,19 @@ public final class Action<Input, Output, Failure: Error> {
   ///     subscription, and followed for ``isEnabled``.
   ///   - execute: Makes the cold publisher of one run. Called once per run, at subscription,
   ///     after the gate has let the run through, on the subscribing thread.
-  public init(
+  public convenience init(
     enabledIf: Property<Bool> = Property(value: true),
     execute: @escaping (Input) -> AnyDeferredPublisher<Output, Failure>
   ) {
+    self.init(enabledIf: enabledIf, form: .execute, execute: execute)
+  }
+
+  /// The designated initializer: every public one records its `form` and comes here.
+  init(
+    enabledIf: Property<Bool>, form: ActionForm,
+    execute: @escaping (Input) -> AnyDeferredPublisher<Output, Failure>
+  ) {
+    self.form = form
     let storage = ActionStorage(enabledIf: enabledIf)
     self.storage = storage
     self.execute = execute
@@ -104,6 +117,7 @@ public final class Action<Input, Output, Failure: Error> {
   }
 
   deinit {
+    bindings.endAll()
     valuesSubject.send(completion: .finished)
     errorsSubject.send(completion: .finished)
     disabledErrorsSubject.send(completion: .finished)
@@ -179,4 +193,19 @@ extension Action: @unchecked Sendable where Input: Sendable, Output: Sendable {
   // @unchecked Sendable: the gate lives in `storage` (lock-guarded), the subjects and
   // properties are thread-safe, and the rest is immutable; like Deferred's closure, `execute`
   // is called on whichever thread subscribes.
+}
+
+/// Which of ``Action``'s initializers made an action (they accept the same trailing closure;
+/// the overload-resolution tests check which one a closure picks).
+package enum ActionForm: Sendable {
+  /// `init(enabledIf:execute:)` with a closure returning `AnyDeferredPublisher`.
+  case execute
+  /// `init(enabledIf:execute:)` with a closure returning `DeferredFuture`.
+  case executeDeferredFuture
+  /// `init(enabledIf:execute:)` with a closure returning any other publisher.
+  case executePublisher
+  /// `init(enabledIf:builder:)` with a closure returning `AnyDeferredPublisher`.
+  case builder
+  /// `init(enabledIf:builder:)` with a closure returning a future.
+  case builderFuture
 }

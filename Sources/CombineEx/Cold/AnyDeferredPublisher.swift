@@ -46,6 +46,21 @@ public struct AnyDeferredPublisher<Output, Failure: Error>: ColdPublisher,
     erased = AnyPublisher(Deferred(createPublisher: makePublisher))
   }
 
+  /// Creates a cold publisher that calls `createPublisher` for every subscription: the original
+  /// CombineEx's spelling of ``init(makePublisher:)``.
+  ///
+  /// ```swift
+  /// let now = AnyDeferredPublisher<Date, Never>(createPublisher: { Just(Date()) })
+  /// ```
+  ///
+  /// Disfavored so that a trailing closure (`AnyDeferredPublisher { ... }`) picks
+  /// ``init(makePublisher:)``; both do the same.
+  @_disfavoredOverload
+  public init<P: Publisher>(createPublisher: @escaping () -> P)
+  where P.Output == Output, P.Failure == Failure {
+    self.init(makePublisher: createPublisher)
+  }
+
   /// Wraps a cold publisher. Wrapping an `AnyDeferredPublisher` returns it unchanged.
   public init<P: ColdPublisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
     if let alreadyErased = publisher as? AnyDeferredPublisher<Output, Failure> {
@@ -53,6 +68,20 @@ public struct AnyDeferredPublisher<Output, Failure: Error>: ColdPublisher,
     } else {
       erased = AnyPublisher(publisher)
     }
+  }
+
+  /// The type of the publisher each subscription runs, as the original CombineEx names it.
+  public typealias WrappedPublisher = AnyPublisher<Output, Failure>
+
+  /// A closure that returns the publisher of one new run: subscribing to it runs the work
+  /// once, as subscribing to this publisher does.
+  ///
+  /// ```swift
+  /// let greeting = AnyDeferredPublisher<String, Never>.just("hi")
+  /// let cancellable = greeting.createPublisher().sink { print($0) }  // Prints: hi
+  /// ```
+  public var createPublisher: () -> AnyPublisher<Output, Failure> {
+    { [erased] in erased }
   }
 
   /// A textual representation of the publisher: `"AnyDeferredPublisher"`.

@@ -21,6 +21,23 @@ extension DeferredFutureProtocol {
     DeferredFuture<Output, F.Failure>(publisher: erasedPublisher.catch(handler))
   }
 
+  /// Replaces a failure with the result of another future: the original CombineEx's name for
+  /// ``catch(_:)``.
+  ///
+  /// ```swift
+  /// struct Offline: Error {}
+  /// enum AppError: Error { case unreachable }
+  /// let cancellable = DeferredFuture<String, Offline>.fail(Offline())
+  ///   .flatMapError { _ in DeferredFuture<String, AppError>.fail(.unreachable) }
+  ///   .sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
+  /// // Prints: failure(unreachable)
+  /// ```
+  public func flatMapError<F: DeferredFutureProtocol>(
+    _ transform: @escaping (Failure) -> F
+  ) -> DeferredFuture<Output, F.Failure> where F.Output == Output {
+    self.catch(transform)
+  }
+
   /// Replaces a failure with the result of another future, made by a closure that may throw;
   /// a thrown error fails the result.
   ///

@@ -98,6 +98,20 @@ extension DeferredFutureProtocol {
     DeferredFuture<Output, E>(publisher: erasedPublisher.mapError(transform))
   }
 
+  /// Replaces a `nil` value with `output`.
+  ///
+  /// ```swift
+  /// let nickname = DeferredFuture<String?, Never>.just(nil)
+  ///   .replaceNil(with: "anonymous")
+  ///   .sink { print($0) }
+  /// // Prints: anonymous
+  /// ```
+  public func replaceNil<NewOutput>(
+    with output: NewOutput
+  ) -> DeferredFuture<NewOutput, Failure> where Output == NewOutput? {
+    map { $0 ?? output }
+  }
+
   /// Changes the failure type of a future that cannot fail, so that it can be combined with
   /// futures that can.
   ///

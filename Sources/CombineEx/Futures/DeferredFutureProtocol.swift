@@ -14,9 +14,13 @@ import CombineExCore
 /// let cancellable = doubled.sink { print($0) }  // Prints: 40
 /// ```
 ///
+/// It refines ``ColdPublisher`` (the original CombineEx's `DeferredPublisherProtocol`), so a
+/// future erases to an ``AnyDeferredPublisher`` with `eraseToAnyDeferredPublisher()` when you
+/// need multi-value operators on it.
+///
 /// Conform your own types by returning a ``DeferredFuture``-backed ``AnyDeferredFuture`` from
 /// ``eraseToAnyDeferredFuture()``: that keeps the "one result per subscription" promise.
-public protocol DeferredFutureProtocol<Output, Failure>: Publisher {
+public protocol DeferredFutureProtocol<Output, Failure>: ColdPublisher {
   /// Wraps this future in a type eraser that keeps its cold, single-result semantics.
   ///
   /// ```swift

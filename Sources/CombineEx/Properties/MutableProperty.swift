@@ -14,7 +14,7 @@ import CombineExCore
 /// ## Semantics
 /// - A new subscriber receives the current value first, then every value set afterwards, in
 ///   order. Setting the same value twice publishes it twice.
-/// - `value`, ``modify(_:)``, ``withValue(_:)`` and ``swap(_:)`` may be used from any thread.
+/// - `value`, `modify(_:)`, `withValue(_:)` and ``swap(_:)`` may be used from any thread.
 ///   After a set returns, every thread reads the new value.
 /// - Setting the value from inside one of its own subscribers does not deadlock: the new value is
 ///   stored at once and delivered *after* the current delivery, in order. (A

@@ -66,6 +66,25 @@ public struct UIScheduler: Scheduler, Sendable {
     Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) != nil
   }
 
+  /// Whether the caller runs on the main queue (or the main thread): where ``schedule(options:_:)``
+  /// runs work inline, unless earlier work is still waiting for the main queue.
+  ///
+  /// ```swift
+  /// DispatchQueue.main.async {
+  ///   print(UIScheduler.shared.onMainThread())  // Prints: true
+  /// }
+  /// DispatchQueue.global().async {
+  ///   print(UIScheduler.shared.onMainThread())  // Prints: false
+  /// }
+  /// ```
+  ///
+  /// The original CombineEx checks `Thread.isMainThread` only. On Linux, once the main thread
+  /// has called `dispatchMain()`, the main queue runs on another thread, so this also recognises
+  /// the main queue by a queue-specific key.
+  public func onMainThread() -> Bool {
+    Self.isOnMainQueue
+  }
+
   /// The main queue's current time.
   public var now: SchedulerTimeType { DispatchQueue.main.now }
 

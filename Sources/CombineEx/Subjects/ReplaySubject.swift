@@ -26,7 +26,7 @@ import CombineExCore
 /// is owed, so a subscriber that stops asking before the end never receives it.
 ///
 /// ## Threading
-/// The same as ``PassthroughSubject`` (Combine's contract): `send` may be called from any
+/// The same as `PassthroughSubject` (Combine's contract): `send` may be called from any
 /// thread and returns after every subscriber with demand has received the value, on the
 /// calling thread; a send, a completion or a subscription from another thread during a
 /// delivery waits for it; `cancel` and `request` never wait; a value sent from inside a

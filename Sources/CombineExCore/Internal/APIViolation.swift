@@ -4,7 +4,7 @@
 /// Misuse stops the program in debug and release builds alike, like Combine's own checks, rather
 /// than continuing with corrupted state.
 @usableFromInline
-func apiViolation(
+package func apiViolation(
   _ message: @autoclosure () -> String, file: StaticString = #file, line: UInt = #line
 ) -> Never {
   fatalError("CombineEx API violation: \(message())", file: file, line: line)

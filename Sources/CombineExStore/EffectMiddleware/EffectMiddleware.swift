@@ -173,11 +173,16 @@ extension EffectMiddleware where Dependencies == Void {
     let handlers = UncheckedHandlers(components: components, toAction: toAction)
     let counter = self.counter
     return { dispatch, getState, next in
-      let tables = handlers.components.map { _ in EffectTable(counter: counter) }
+      // The store that installs the middleware binds its cancellation table while it makes its
+      // middlewares: effects run here file their ids in it.
+      let registry = CancellationRegistry.current ?? .shared
+      let tables = handlers.components.map { _ in
+        EffectTable(counter: counter, registry: registry)
+      }
       return { action in
         next(action)
         guard let input = action as? InputAction, let state = getState() else { return }
-        let source = ProcessingContext.source ?? .unknown
+        let source = ProcessingContext.current?.source ?? .unknown
         for (component, table) in zip(handlers.components, tables) {
           let effect = component.handle(
             input, state, Context(source: source, dependencies: (), table: table))
@@ -186,7 +191,9 @@ extension EffectMiddleware where Dependencies == Void {
             effect,
             description:
               "an effect of the EffectMiddleware written at \(origin.file):\(origin.line)"
-              + (effect.cancellationToken.map { " (cancellation token \($0))" } ?? "")
+              + (effect.cancellationToken.map {
+                " (cancellation token \(readableActionDescription($0.base)))"
+              } ?? "")
           ) { output in
             dispatch(SourcedAction.wrap(handlers.toAction(output), source: origin))
           }

@@ -22,22 +22,28 @@ extension Effect {
   /// subscriber receives `.finished`.
   ///
   /// - Parameters:
-  ///   - id: Any `Hashable` value. Ids are told apart by type as well as value, and are shared
-  ///     by the whole process.
+  ///   - id: Any `Hashable` value. Ids are told apart by type as well as value, and live in the
+  ///     table of the store that runs the effect (see "Cancellation" in ``Effect``): a run in
+  ///     one store is never cancelled by another store's effects.
   ///   - cancelInFlight: When `true`, subscribing first cancels the runs in flight under `id`,
   ///     which stop (and finish) before the new run starts: only the latest run survives.
   public func cancellable<ID: Hashable>(id: ID, cancelInFlight: Bool = false) -> Effect {
-    Effect(
-      upstream: CancellableEffectPublisher(
-        upstream: upstream, key: CancellationKey(id), cancelInFlight: cancelInFlight
-      ).eraseToAnyPublisher(),
+    let work = self.work
+    let key = CancellationKey(id)
+    return Effect(
+      work: { registry in
+        CancellableEffectPublisher(
+          upstream: work(registry), key: key, cancelInFlight: cancelInFlight, registry: registry
+        ).eraseToAnyPublisher()
+      },
       token: token)
   }
 
   /// An effect that, when it runs, cancels every run in flight under `id`, then finishes
   /// without publishing anything. An id with nothing in flight is ignored. A value that
   /// ``throttle(id:for:scheduler:latest:)`` holds under `id` for the end of its window is
-  /// dropped: it is never published.
+  /// dropped: it is never published. Only the runs in the table of the store that runs this
+  /// effect are cancelled.
   ///
   /// ```swift
   /// let ticks = PassthroughSubject<Int, Never>()
@@ -49,7 +55,10 @@ extension Effect {
   /// ```
   public static func cancel<ID: Hashable>(id: ID) -> Effect {
     let key = CancellationKey(id)
-    return .fireAndForget { CancellationRegistry.shared.cancel(key) }
+    return Effect(
+      work: { registry in
+        Effect.fireAndForget { registry.cancel(key) }.publisher(in: registry)
+      }, token: nil)
   }
 
   /// An effect that, when it runs, cancels every run in flight under each of `ids`, then
@@ -60,10 +69,14 @@ extension Effect {
   /// ```
   public static func cancel<IDs: Sequence>(ids: IDs) -> Effect where IDs.Element: Hashable {
     let keys = ids.map { CancellationKey($0) }
-    return .fireAndForget {
-      for key in keys {
-        CancellationRegistry.shared.cancel(key)
-      }
-    }
+    return Effect(
+      work: { registry in
+        Effect.fireAndForget {
+          for key in keys {
+            registry.cancel(key)
+          }
+        }
+        .publisher(in: registry)
+      }, token: nil)
   }
 }

@@ -9,7 +9,9 @@ extension Effect {
   /// // Prints: 42
   /// ```
   public func map<T>(_ transform: @escaping (Output) -> T) -> Effect<T, Failure> {
-    Effect<T, Failure>(upstream: upstream.map(transform).eraseToAnyPublisher(), token: token)
+    let work = self.work
+    return Effect<T, Failure>(
+      work: { registry in work(registry).map(transform).eraseToAnyPublisher() }, token: token)
   }
 
   /// Runs the effects at the same time and publishes their values as they come; finishes when
@@ -31,7 +33,11 @@ extension Effect {
     switch effects.count {
     case 0: return .none
     case 1: return effects[0]
-    default: return Effect(Publishers.MergeMany(effects))
+    default:
+      return Effect(
+        work: { registry in
+          Publishers.MergeMany(effects.map { $0.publisher(in: registry) }).eraseToAnyPublisher()
+        }, token: nil)
     }
   }
 
@@ -53,10 +59,20 @@ extension Effect {
   /// ``concatenate(_:)-(Effect<Output,Failure>...)``.
   public static func concatenate<C: Collection>(_ effects: C) -> Effect
   where C.Element == Effect {
-    guard var result = effects.first else { return .none }
-    for effect in effects.dropFirst() {
-      result = Effect(Publishers.Concatenate(prefix: result, suffix: effect))
+    let effects = Array(effects)
+    switch effects.count {
+    case 0: return .none
+    case 1: return effects[0]
+    default:
+      // Each effect is built for the table now, and subscribed when its turn comes (maybe on
+      // another thread): it keeps the ids in the table of the store that runs the whole.
+      return Effect(
+        work: { registry in
+          effects.dropFirst().reduce(effects[0].publisher(in: registry)) { prefix, effect in
+            Publishers.Concatenate(prefix: prefix, suffix: effect.publisher(in: registry))
+              .eraseToAnyPublisher()
+          }
+        }, token: nil)
     }
-    return result
   }
 }

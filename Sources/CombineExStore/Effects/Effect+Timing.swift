@@ -21,24 +21,30 @@ extension Effect {
   /// Each run waits on `scheduler` and is cancellable by `id` with
   /// ``cancel(id:)``; a new run cancels the old one even if it has already started its work
   /// (like TCA). Cancelled runs finish; one cancelled while it waits never starts the effect.
+  /// The id lives in the table of the store that runs the effect: a debounced effect in one
+  /// store never replaces another store's.
   public func debounce<ID: Hashable, S: Scheduler>(
     id: ID, for dueTime: S.SchedulerTimeType.Stride, scheduler: S,
     options: S.SchedulerOptions? = nil
   ) -> Effect {
     let work = self
     return Effect(
-      Just(())
-        .setFailureType(to: Failure.self)
-        .delay(for: dueTime, scheduler: scheduler, options: options)
-        .flatMap { work }
+      work: { registry in
+        Just(())
+          .setFailureType(to: Failure.self)
+          .delay(for: dueTime, scheduler: scheduler, options: options)
+          .flatMap { work.publisher(in: registry) }
+          .eraseToAnyPublisher()
+      }, token: nil
     )
     .cancellable(id: id, cancelInFlight: true)
     .withToken(token)
   }
 
   /// Publishes at most one value per `interval` for `id`, across runs of effects throttled with
-  /// that id: a value that arrives inside the window waits for its end, then is published (the
-  /// newest value if `latest` is `true`, otherwise the first one of the window).
+  /// that id in the same store (the id lives in the store's table): a value that arrives inside
+  /// the window waits for its end, then is published (the newest value if `latest` is `true`,
+  /// otherwise the first one of the window).
   ///
   /// ```swift
   /// let scheduler = DispatchQueue.test
@@ -75,68 +81,87 @@ extension Effect {
     id: ID, for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
   ) -> Effect {
     let key = CancellationKey(id)
-    let registry = CancellationRegistry.shared
-    let throttled = upstream.flatMap { value -> AnyPublisher<Output, Failure> in
-      let now = scheduler.now
-      let decision = registry.withThrottleState(for: key) {
-        state -> (value: Output, wait: S.SchedulerTimeType.Stride?, generation: Int) in
-        guard let last = state.lastPublished as? S.SchedulerTimeType else {
-          state.lastPublished = now
-          state.pending = .none
-          return (value, nil, state.generation)
-        }
-        if last.distance(to: now) >= interval {
-          // The window has passed. A value still waiting is due now (the scheduler has not run
-          // its publication yet): it takes the place of this one unless `latest`, and its run,
-          // finding nothing waiting, publishes nothing, so the window gets one value. An
-          // orphaned value was left by a cancelled run of the passed window: it is dropped.
-          var chosen = value
-          if !latest, case .waiting(let waiting) = state.pending, let waiting = waiting as? Output {
-            chosen = waiting
-          }
-          state.lastPublished = now
-          state.pending = .none
-          return (chosen, nil, state.generation)
-        }
-        let chosen = latest ? value : (state.pendingValue as? Output ?? value)
-        state.pending = .waiting(chosen)
-        state.generation += 1
-        return (chosen, now.distance(to: last.advanced(by: interval)), state.generation)
-      }
-      guard let wait = decision.wait else {
-        forgetThrottle(key, publishedAt: now, interval: interval, scheduler: scheduler)
-        return Just(decision.value).setFailureType(to: Failure.self).eraseToAnyPublisher()
-      }
-      return Just(decision.value)
-        .setFailureType(to: Failure.self)
-        .delay(for: wait, scheduler: scheduler)
-        .filter { _ in
-          // A value that arrived later in the same window supersedes this one, and a cancel by
-          // id drops it.
-          let published = scheduler.now
-          let isNewest =
-            registry.withExistingThrottleState(for: key) { state in
-              guard state.generation == decision.generation, state.isWaiting else { return false }
-              state.lastPublished = published
-              state.pending = .none
-              return true
-            } ?? false
-          if isNewest {
-            forgetThrottle(key, publishedAt: published, interval: interval, scheduler: scheduler)
-          }
-          return isNewest
-        }
-        .handleEvents(receiveCancel: {
-          // The run is cancelled while its value waits: if it is still the value of the window,
-          // nothing will publish it at the window's end (see `ThrottleState.Pending.orphaned`).
-          registry.withExistingThrottleState(for: key) {
-            $0.runCancelled(generation: decision.generation)
-          }
-        })
-        .eraseToAnyPublisher()
-    }
-    return Effect(throttled).cancellable(id: id, cancelInFlight: true).withToken(token)
+    let work = self.work
+    return Effect(
+      work: { registry in
+        throttled(
+          work(registry), key: key, interval: interval, scheduler: scheduler, latest: latest,
+          registry: registry)
+      }, token: nil
+    )
+    .cancellable(id: id, cancelInFlight: true).withToken(token)
   }
+}
+
+/// The values of `upstream`, throttled under `key` in `registry` (see
+/// ``Effect/throttle(id:for:scheduler:latest:)``).
+private func throttled<Output, Failure: Error, S: Scheduler>(
+  _ upstream: AnyPublisher<Output, Failure>, key: CancellationKey,
+  interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool,
+  registry: CancellationRegistry
+) -> AnyPublisher<Output, Failure> {
+  upstream.flatMap { value -> AnyPublisher<Output, Failure> in
+    let now = scheduler.now
+    let decision = registry.withThrottleState(for: key) {
+      state -> (value: Output, wait: S.SchedulerTimeType.Stride?, generation: Int) in
+      guard let last = state.lastPublished as? S.SchedulerTimeType else {
+        state.lastPublished = now
+        state.pending = .none
+        return (value, nil, state.generation)
+      }
+      if last.distance(to: now) >= interval {
+        // The window has passed. A value still waiting is due now (the scheduler has not run
+        // its publication yet): it takes the place of this one unless `latest`, and its run,
+        // finding nothing waiting, publishes nothing, so the window gets one value. An
+        // orphaned value was left by a cancelled run of the passed window: it is dropped.
+        var chosen = value
+        if !latest, case .waiting(let waiting) = state.pending, let waiting = waiting as? Output {
+          chosen = waiting
+        }
+        state.lastPublished = now
+        state.pending = .none
+        return (chosen, nil, state.generation)
+      }
+      let chosen = latest ? value : (state.pendingValue as? Output ?? value)
+      state.pending = .waiting(chosen)
+      state.generation += 1
+      return (chosen, now.distance(to: last.advanced(by: interval)), state.generation)
+    }
+    guard let wait = decision.wait else {
+      forgetThrottle(
+        key, in: registry, publishedAt: now, interval: interval, scheduler: scheduler)
+      return Just(decision.value).setFailureType(to: Failure.self).eraseToAnyPublisher()
+    }
+    return Just(decision.value)
+      .setFailureType(to: Failure.self)
+      .delay(for: wait, scheduler: scheduler)
+      .filter { _ in
+        // A value that arrived later in the same window supersedes this one, and a cancel by
+        // id drops it.
+        let published = scheduler.now
+        let isNewest =
+          registry.withExistingThrottleState(for: key) { state in
+            guard state.generation == decision.generation, state.isWaiting else { return false }
+            state.lastPublished = published
+            state.pending = .none
+            return true
+          } ?? false
+        if isNewest {
+          forgetThrottle(
+            key, in: registry, publishedAt: published, interval: interval, scheduler: scheduler)
+        }
+        return isNewest
+      }
+      .handleEvents(receiveCancel: {
+        // The run is cancelled while its value waits: if it is still the value of the window,
+        // nothing will publish it at the window's end (see `ThrottleState.Pending.orphaned`).
+        registry.withExistingThrottleState(for: key) {
+          $0.runCancelled(generation: decision.generation)
+        }
+      })
+      .eraseToAnyPublisher()
+  }
+  .eraseToAnyPublisher()
 }
 
 /// Removes the throttling state of `key` at the end of the window opened by the value published
@@ -149,12 +174,13 @@ extension Effect {
 /// scheduler's clock, that the window has passed: a scheduler that runs work early
 /// (`ImmediateScheduler`, whose clock never moves) keeps the state.
 private func forgetThrottle<S: Scheduler>(
-  _ key: CancellationKey, publishedAt published: S.SchedulerTimeType,
+  _ key: CancellationKey, in registry: CancellationRegistry,
+  publishedAt published: S.SchedulerTimeType,
   interval: S.SchedulerTimeType.Stride, scheduler: S
 ) {
   scheduler.schedule(after: published.advanced(by: interval)) {
     let now = scheduler.now
-    CancellationRegistry.shared.removeThrottleState(for: key) { state in
+    registry.removeThrottleState(for: key) { state in
       guard !state.isWaiting, let last = state.lastPublished as? S.SchedulerTimeType else {
         return false
       }

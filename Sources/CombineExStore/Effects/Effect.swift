@@ -26,14 +26,23 @@ import CombineEx
 /// ``cancellable(id:cancelInFlight:)`` makes a run cancellable by id: ``cancel(id:)`` returns an
 /// effect that, when it runs, cancels every run in flight with that id. A cancelled run stops
 /// its work and *finishes* (its subscriber receives `.finished`). Ids are any `Hashable` values,
-/// told apart by type as well as value, and shared by the whole process (like TCA's): use ids
-/// whose type belongs to your feature.
+/// told apart by type as well as value.
 ///
-/// An ``EffectMiddleware`` has its own, per-middleware cancellation tokens
+/// Ids live in the table of the store that runs the effect (each `Store`, and so each
+/// `TestStore`, has its own, as in TCA 1.x): two stores running the same feature never cancel
+/// each other's effects. The table is chosen once, when the effect is subscribed, and travels
+/// with it into every effect it is made of (``merge(_:)-(Effect<Output,Failure>...)``,
+/// ``concatenate(_:)-(Effect<Output,Failure>...)``, ``map(_:)``, the inner work of
+/// ``debounce(id:for:scheduler:options:)`` ...), on whatever thread and at whatever time those
+/// parts start. An effect subscribed while no store is processing an action on the current
+/// thread (a test that calls `sink` itself, for example) uses a process-wide table.
+///
+/// An ``EffectMiddleware`` also has its own, per-middleware cancellation tokens
 /// (``CombineExCore/Publisher/asEffect(cancellationToken:)``).
 public struct Effect<Output, Failure: Error>: Publisher {
-  /// The work.
-  let upstream: AnyPublisher<Output, Failure>
+  /// Builds the work of one subscription for the cancellation table it runs in. It only builds
+  /// publishers: nothing runs (no id is filed or cancelled) before they are subscribed.
+  let work: (CancellationRegistry) -> AnyPublisher<Output, Failure>
 
   /// The cancellation token an ``EffectMiddleware`` files this effect under, if any.
   let token: CancellationKey?
@@ -48,12 +57,16 @@ public struct Effect<Output, Failure: Error>: Publisher {
     if let effect = publisher as? Effect {
       self = effect
     } else {
-      self.init(upstream: publisher.eraseToAnyPublisher(), token: nil)
+      let erased = publisher.eraseToAnyPublisher()
+      self.init(work: { _ in erased }, token: nil)
     }
   }
 
-  init(upstream: AnyPublisher<Output, Failure>, token: CancellationKey?) {
-    self.upstream = upstream
+  init(
+    work: @escaping (CancellationRegistry) -> AnyPublisher<Output, Failure>,
+    token: CancellationKey?
+  ) {
+    self.work = work
     self.token = token
   }
 
@@ -74,14 +87,20 @@ public struct Effect<Output, Failure: Error>: Publisher {
     token?.value
   }
 
-  /// Runs the work for `subscriber`.
+  /// Runs the work for `subscriber`, with the cancellation ids in the table of the store
+  /// processing an action on this thread, if any, and otherwise in the process-wide table.
   public func receive<S: CombineExCore.Subscriber>(subscriber: S)
   where S.Input == Output, S.Failure == Failure {
-    upstream.receive(subscriber: subscriber)
+    work(CancellationRegistry.current ?? .shared).receive(subscriber: subscriber)
+  }
+
+  /// The work, with its cancellation ids in `registry`.
+  func publisher(in registry: CancellationRegistry) -> AnyPublisher<Output, Failure> {
+    work(registry)
   }
 
   /// The same work under another token.
   func withToken(_ token: CancellationKey?) -> Effect {
-    Effect(upstream: upstream, token: token)
+    Effect(work: work, token: token)
   }
 }

@@ -4,6 +4,13 @@
 /// Put it first to log every action (thunks and publisher actions included), or after the
 /// thunk and publisher middlewares to log only the actions that reach the reducer.
 ///
+/// Values are written as Swift's `print` writes them, without the module names Swift puts
+/// before the types of nested values (`Result<Array<String>, SearchFailure>.success(["a"])`,
+/// not `Swift.Result<Swift.Array<Swift.String>, App.SearchFailure>.success(["a"])`). An enum
+/// action is preceded by its type (`SearchAction.queryChanged("s")`); a thunk or a publisher
+/// action is written as its kind and the place where it was created
+/// (`RetainedPublisherAction (Search.swift:42)`).
+///
 /// ```swift
 /// struct Increment: StoreAction {}
 ///
@@ -30,10 +37,10 @@ public func createLoggingMiddleware<State>(
 ) -> Middleware<State> {
   { _, getState, next in
     { action in
-      log("\(prefix) action: \(action)")
+      log("\(prefix) action: \(readableActionDescription(action))")
       next(action)
       if logsState, let state = getState() {
-        log("\(prefix) state: \(state)")
+        log("\(prefix) state: \(readableDescription(of: state))")
       }
     }
   }

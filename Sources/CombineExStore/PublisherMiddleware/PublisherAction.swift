@@ -83,3 +83,11 @@ public final class PublisherAction<State>: StoreAction, @unchecked Sendable {
     lock.withLock { storedCancellables.formUnion(cancellables) }
   }
 }
+
+extension PublisherAction: CustomStringConvertible {
+  /// The kind of action and the place where it was created: `PublisherAction (Search.swift:42)`, as
+  /// logs and test messages show it.
+  public var description: String {
+    "PublisherAction (\(source.fileAndLine))"
+  }
+}

@@ -71,3 +71,11 @@ public struct RetainedPublisherAction<State>: StoreAction {
       file: file, function: function, line: line, info: "retained publisher action")
   }
 }
+
+extension RetainedPublisherAction: CustomStringConvertible {
+  /// The kind of action and the place where it was created: `RetainedPublisherAction (Search.swift:42)`, as
+  /// logs and test messages show it.
+  public var description: String {
+    "RetainedPublisherAction (\(source.fileAndLine))"
+  }
+}

@@ -53,6 +53,13 @@ public struct ActionSource: Hashable, Sendable, CustomStringConvertible {
     return "\(place) (\(info))"
   }
 
+  /// `Search.swift:42`: the file's name (without its module) and the line, as messages name
+  /// the place where a thunk or a publisher action was created.
+  var fileAndLine: String {
+    let name = file.split(separator: "/").last.map(String.init) ?? file
+    return "\(name):\(line)"
+  }
+
   /// The same place with other information.
   func with(info: String) -> ActionSource {
     ActionSource(file: file, function: function, line: line, info: info)
@@ -71,11 +78,4 @@ struct SourcedAction: StoreAction {
   static func wrap(_ action: any StoreAction, source: ActionSource) -> any StoreAction {
     action is SourcedAction ? action : SourcedAction(action: action, source: source)
   }
-}
-
-/// The source of the action the store is processing on the current thread, for middlewares
-/// that report it (a task-local value, which also works outside tasks: synchronous code reads
-/// the value set by the innermost `withValue` on its thread).
-enum ProcessingContext {
-  @TaskLocal static var source: ActionSource?
 }

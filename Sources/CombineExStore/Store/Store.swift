@@ -57,6 +57,10 @@ public final class Store<State> {
   /// Serializes processing.
   private let processor = ActionProcessor()
 
+  /// The store's table of effect runs by cancellation id, and of throttling states: the
+  /// effects the store runs file their ids here, so that no other store can cancel them.
+  package let cancellationRegistry: CancellationRegistry
+
   /// Creates a store.
   ///
   /// - Parameters:
@@ -68,16 +72,22 @@ public final class Store<State> {
     reducer: @escaping Reducer<State>, state: State, middlewares: [Middleware<State>] = []
   ) {
     let core = StoreCore(reducer: reducer, state: state)
+    let registry = CancellationRegistry()
     let reference = WeakStoreReference<State>()
     let dispatch: Dispatch = { action in
       reference.store?.dispatch(action, from: .unknown)
     }
     let getState: @Sendable () -> State? = { reference.store?.state }
     var next: Dispatch = { action in core.reduce(action) }
-    for middleware in middlewares.reversed() {
-      next = middleware(dispatch, getState, next)
+    // Bound while the middlewares are made, so that an effect middleware finds this store's
+    // cancellation table.
+    ProcessingContext.$current.withValue(ProcessingContext(source: nil, registry: registry)) {
+      for middleware in middlewares.reversed() {
+        next = middleware(dispatch, getState, next)
+      }
     }
     self.core = core
+    cancellationRegistry = registry
     self.chain = next
     reference.store = self
   }
@@ -187,8 +197,11 @@ public final class Store<State> {
       } else {
         QueuedAction(action: action, source: source)
       }
+    let registry = cancellationRegistry
     processor.submit(item) { item in
-      ProcessingContext.$source.withValue(item.source) {
+      ProcessingContext.$current.withValue(
+        ProcessingContext(source: item.source, registry: registry)
+      ) {
         chain(item.action)
       }
     }

@@ -54,3 +54,11 @@ public struct Thunk<State>: StoreAction {
     body({ action in dispatch(SourcedAction.wrap(action, source: source)) }, getState)
   }
 }
+
+extension Thunk: CustomStringConvertible {
+  /// The kind of action and the place where it was created: `Thunk (Search.swift:42)`, as
+  /// logs and test messages show it.
+  public var description: String {
+    "Thunk (\(source.fileAndLine))"
+  }
+}

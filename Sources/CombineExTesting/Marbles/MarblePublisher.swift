@@ -68,7 +68,8 @@ public final class MarblePublisher<Output, Failure: Error>: Publisher {
 }
 
 extension TestScheduler where SchedulerTimeType.Stride: SignedNumeric {
-  /// A hot publisher that plays `diagram` on this scheduler, one tick every `tick`, mapping
+  /// A hot publisher that plays `diagram` on this scheduler, one tick every `tick` (the
+  /// scheduler's ``TestScheduler/marbleTick`` when `nil`), mapping
   /// value names to outputs through `values` and `#` to `failure`.
   ///
   /// A malformed diagram, a value name missing from `values`, or a `#` without a `failure`
@@ -76,37 +77,37 @@ extension TestScheduler where SchedulerTimeType.Stride: SignedNumeric {
   /// and `line` for XCTest), and the publisher sends nothing for it.
   public func hotPublisher<Output, Failure: Error>(
     _ diagram: String, values: [String: Output], failure: Failure,
-    tick: SchedulerTimeType.Stride = .seconds(1),
+    tick: SchedulerTimeType.Stride? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
     filePath: StaticString = #filePath, line: UInt = #line
   ) -> MarblePublisher<Output, Failure> {
     let site = CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line)
     return MarblePublisher(
-      diagram: parseReportingFailure(diagram, at: site), scheduler: self, tick: tick,
+      diagram: parseReportingFailure(diagram, at: site), scheduler: self, tick: tick ?? marbleTick,
       value: { values[$0] }, failure: failure, site: site)
   }
 
   /// A hot publisher that never fails, playing `diagram` on this scheduler.
   public func hotPublisher<Output>(
-    _ diagram: String, values: [String: Output], tick: SchedulerTimeType.Stride = .seconds(1),
+    _ diagram: String, values: [String: Output], tick: SchedulerTimeType.Stride? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
     filePath: StaticString = #filePath, line: UInt = #line
   ) -> MarblePublisher<Output, Never> {
     let site = CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line)
     return MarblePublisher(
-      diagram: parseReportingFailure(diagram, at: site), scheduler: self, tick: tick,
+      diagram: parseReportingFailure(diagram, at: site), scheduler: self, tick: tick ?? marbleTick,
       value: { values[$0] }, failure: nil, site: site)
   }
 
   /// A hot publisher of the diagram's value names themselves (`"a"`, `"42"` for `{42}`).
   public func hotPublisher(
-    _ diagram: String, tick: SchedulerTimeType.Stride = .seconds(1),
+    _ diagram: String, tick: SchedulerTimeType.Stride? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
     filePath: StaticString = #filePath, line: UInt = #line
   ) -> MarblePublisher<String, Never> {
     let site = CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line)
     return MarblePublisher(
-      diagram: parseReportingFailure(diagram, at: site), scheduler: self, tick: tick,
+      diagram: parseReportingFailure(diagram, at: site), scheduler: self, tick: tick ?? marbleTick,
       value: { $0 }, failure: nil, site: site)
   }
 }

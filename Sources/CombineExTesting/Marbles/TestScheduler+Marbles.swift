@@ -5,7 +5,7 @@ extension TestScheduler where SchedulerTimeType.Stride: SignedNumeric {
   /// Checks, tick by tick, that `publisher` produces the events drawn in `expected`.
   ///
   /// Subscribes now (with unlimited demand), advances this scheduler through the diagram's
-  /// duration, one tick every `tick`, then cancels. The moment of the subscription is the
+  /// duration, one tick every `tick` (``TestScheduler/marbleTick`` when `nil`), then cancels. The moment of the subscription is the
   /// diagram's tick 0: its `^`, or its start. Only `-` and spaces may come before `^` (to line
   /// the diagram up with an input's): an event there is reported as a malformed diagram, since
   /// a subscriber sees nothing that happened before it subscribed. The diagram covers its ticks
@@ -32,12 +32,12 @@ extension TestScheduler where SchedulerTimeType.Stride: SignedNumeric {
   /// ```
   public func expect<P: Publisher>(
     _ publisher: P, toProduce expected: String, values: [String: P.Output],
-    tick: SchedulerTimeType.Stride = .seconds(1),
+    tick: SchedulerTimeType.Stride? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
     filePath: StaticString = #filePath, line: UInt = #line
   ) where P.Output: Equatable {
     expect(
-      publisher, toProduce: expected, tick: tick,
+      publisher, toProduce: expected, tick: tick ?? marbleTick,
       at: CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line),
       name: { output in values.first { $0.value == output }?.key ?? "\(output)" })
   }
@@ -45,12 +45,12 @@ extension TestScheduler where SchedulerTimeType.Stride: SignedNumeric {
   /// Checks that a publisher of strings produces the events drawn in `expected`, its values
   /// being the diagram's value names.
   public func expect<P: Publisher>(
-    _ publisher: P, toProduce expected: String, tick: SchedulerTimeType.Stride = .seconds(1),
+    _ publisher: P, toProduce expected: String, tick: SchedulerTimeType.Stride? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
     filePath: StaticString = #filePath, line: UInt = #line
   ) where P.Output == String {
     expect(
-      publisher, toProduce: expected, tick: tick,
+      publisher, toProduce: expected, tick: tick ?? marbleTick,
       at: CallSite(sourceLocation: sourceLocation, filePath: filePath, line: line)
     ) { $0 }
   }

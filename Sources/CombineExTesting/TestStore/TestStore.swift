@@ -48,6 +48,9 @@ import Testing
 /// With ``Exhaustivity-swift.enum/off``, only what the test asserts is checked (see
 /// ``exhaustivity-swift.property``).
 ///
+/// For a feature with one action type, ``TypedTestStore`` takes that type, so that actions are
+/// written with a leading dot (`send(.increment)`), and has `await` forms of every method.
+///
 /// ## Effects and time
 /// The store counts as *running* an effect returned by an `EffectMiddleware` until it ends,
 /// and the pipelines of a `RetainedPublisherAction` while the `PublisherMiddleware` retains
@@ -55,6 +58,9 @@ import Testing
 /// (`DispatchQueue.test`) and advance it in the test: actions published during an advance are
 /// received like any other. Work that a thunk or a custom middleware starts is not tracked
 /// unless it reports itself with `EffectTracking.start(_:)`.
+///
+/// The test store's `Store` has its own table of cancellation ids: test stores running at the
+/// same time (tests in parallel) never cancel, debounce or throttle each other's effects.
 ///
 /// ## Failures
 /// Failures are recorded at the caller's line: through Swift Testing's `Issue.record` when a
@@ -166,18 +172,18 @@ public final class TestStore<State: Equatable> {
       reportTestFailure(
         """
         \(count(unasserted.count, "received action")) must be asserted before sending \
-        \(describeAction(action)):
-        \(bulleted(unasserted.map { describeAction($0.action) }))
+        \(readableActionDescription(action)):
+        \(bulleted(unasserted.map { readableActionDescription($0.action) }))
         Assert them with receive(_:), or skip them with skipReceivedActions().
         """, at: site)
     }
-    let marker = SendMarker(log: log, site: site, action: describeAction(action))
+    let marker = SendMarker(log: log, site: site, action: readableActionDescription(action))
     SendMarker.$current.withValue(marker) {
       store.dispatch(action, from: ActionSource(file: "\(fileID)", function: "send", line: line))
     }
     guard let processed = log.sentAction(of: marker) else {
       reportTestFailure(
-        "The store did not process the sent action \(describeAction(action)).", at: site)
+        "The store did not process the sent action \(readableActionDescription(action)).", at: site)
       return
     }
     checkStateChange(processed, update: updateStateToExpectedResult, at: site)
@@ -204,7 +210,7 @@ public final class TestStore<State: Equatable> {
     column: UInt = #column
   ) {
     receive(
-      matching: Self.equality(expected), expected: describeAction(expected),
+      matching: Self.equality(expected), expected: readableActionDescription(expected),
       update: updateStateToExpectedResult,
       at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
@@ -264,7 +270,8 @@ public final class TestStore<State: Equatable> {
     let matches = Self.equality(expected)
     await waitForReceived(matching: matches, timeout: timeout)
     receive(
-      matching: matches, expected: describeAction(expected), update: updateStateToExpectedResult,
+      matching: matches, expected: readableActionDescription(expected),
+      update: updateStateToExpectedResult,
       at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
       waited: timeout)
   }
@@ -281,6 +288,29 @@ public final class TestStore<State: Equatable> {
     await waitForReceived(matching: matches, timeout: timeout)
     receive(
       matching: matches, expected: "an action of type \(Action.self)",
+      update: updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      waited: timeout)
+  }
+
+  /// Waits up to `timeout` for an action of type `type` that satisfies `predicate` to be
+  /// received, then asserts it like
+  /// ``receive(_:where:assert:fileID:filePath:line:column:)``.
+  ///
+  /// ```swift
+  /// await store.receive(SearchAction.self, where: { $0.isResponse }, timeout: .seconds(30))
+  /// ```
+  nonisolated(nonsending) public func receive<Action: StoreAction>(
+    _ type: Action.Type, where predicate: (Action) -> Bool, timeout: Duration,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await waitForReceived(
+      matching: { ($0 as? Action).map(predicate) ?? false }, timeout: timeout)
+    receive(
+      matching: { ($0 as? Action).map(predicate) ?? false },
+      expected: "an action of type \(Action.self) matching the predicate",
       update: updateStateToExpectedResult,
       at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
       waited: timeout)
@@ -356,7 +386,7 @@ public final class TestStore<State: Equatable> {
           pending.isEmpty
           ? "no action was received\(within)"
           : "none of the \(count(pending.count, "received action")) matched\(within):\n"
-            + bulleted(pending.map { describeAction($0.action) })
+            + bulleted(pending.map { readableActionDescription($0.action) })
         reportTestFailure("Expected to receive \(expected), but \(received).", at: site)
         return
       }
@@ -370,7 +400,7 @@ public final class TestStore<State: Equatable> {
     }
     guard matches(next.action) else {
       reportTestFailure(
-        "Expected to receive \(expected), but received \(describeAction(next.action)).",
+        "Expected to receive \(expected), but received \(readableActionDescription(next.action)).",
         at: site)
       return
     }
@@ -382,7 +412,7 @@ public final class TestStore<State: Equatable> {
     _ processed: TestStoreLog<State>.Processed, update: ((inout State) throws -> Void)?,
     at site: CallSite
   ) {
-    let action = describeAction(processed.action)
+    let action = readableActionDescription(processed.action)
     var expected = exhaustivity == .on ? processed.before : processed.after
     if let update {
       do {
@@ -427,7 +457,7 @@ public final class TestStore<State: Equatable> {
         """
         \(count(unasserted.count, "received action")) \
         \(unasserted.count == 1 ? "was" : "were") not asserted by the end of the test:
-        \(bulleted(unasserted.map { describeAction($0.action) }))
+        \(bulleted(unasserted.map { readableActionDescription($0.action) }))
         Assert them with receive(_:), or skip them with skipReceivedActions().
         """, at: site)
     }

@@ -40,4 +40,27 @@ struct LoggingMiddlewareTests {
     store.dispatch(Thunk<Int> { dispatch, _ in dispatch(Increment()) })
     #expect(lines.values == ["[store] action: Increment()"])
   }
+
+  @Test("writes values without module names, enum actions with their type, thunks by line")
+  func readableLines() {
+    let lines = Recorder<String>()
+    let store = Store(
+      reducer: { (items: inout [DescribedItem], action: any StoreAction) in
+        if case .item(let item)? = action as? DescribedAction { items.append(item) }
+      },
+      state: [],
+      middlewares: [
+        createLoggingMiddleware(log: { lines.append($0) }), createThunkMiddleware(),
+      ])
+    store.dispatch(DescribedAction.item(DescribedItem(kind: .numbered(1))))
+    let line = #line + 1
+    store.dispatch(Thunk<[DescribedItem]> { _, _ in })
+    #expect(
+      lines.values == [
+        #"[store] action: DescribedAction.item(DescribedItem(name: "x", kind: DescribedKind.numbered(1)))"#,
+        #"[store] state: [DescribedItem(name: "x", kind: DescribedKind.numbered(1))]"#,
+        "[store] action: Thunk (LoggingMiddlewareTests.swift:\(line))",
+        #"[store] state: [DescribedItem(name: "x", kind: DescribedKind.numbered(1))]"#,
+      ])
+  }
 }

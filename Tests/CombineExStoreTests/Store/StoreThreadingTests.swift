@@ -36,7 +36,9 @@ struct StoreThreadingTests {
         // Another thread keeps subscribing to the state publisher (each subscription replays
         // the current state on this thread) while the others dispatch.
         while dispatchersLeft.withLock({ $0 }) > 0 {
-          let cancellable = store.statePublisher.sink { _ in }
+          // A replay that takes a little while widens the window in which a dispatch on
+          // another thread meets this thread delivering.
+          let cancellable = store.statePublisher.sink { _ in usleep(50) }
           cancellable.cancel()
         }
         return

@@ -1,4 +1,5 @@
 import CombineEx
+import CombineExTesting
 import Dispatch
 import Observation
 import Testing
@@ -34,7 +35,7 @@ extension MainQueueTests {
       }
       await MainQueue.drain()
       #expect(valueRightAfter == 0)
-      #expect(await mirror.value == 1)
+      #expect(mirror.value == 1)
     }
 
     @Test("withObservationTracking fires when the value changes, on the main queue")
@@ -53,7 +54,7 @@ extension MainQueueTests {
       DispatchQueue.global().sync { source.value = "b" }
       await MainQueue.drain()
       #expect(log.values == ["changed on main: true"])
-      #expect(await mirror.value == "b")
+      #expect(mirror.value == "b")
     }
 
     @Test("setting the same value again is a change too (no deduplication)")
@@ -81,7 +82,7 @@ extension MainQueueTests {
         source.value = 2
       }
       await MainQueue.drain()
-      #expect(await mirror.value == 2)
+      #expect(mirror.value == 2)
     }
 
     @Test("a dropped UIProperty is freed and cancels its subscription to the property")
@@ -119,8 +120,78 @@ extension MainQueueTests {
       }
       await MainQueue.drain()
       #expect(log.values == ["changed on main: true"])
-      let final = await mirror.value
+      let final = mirror.value
       #expect(final == source.value)
+    }
+
+    @Test("UIProperty is a property: subscribers get its value, then each value applied on main")
+    func isAProperty() async {
+      let source = MutableProperty(1)
+      let mirror = UIProperty(source)
+      let log = EventLog()
+      let cancellable = mirror.sink { log.append("\($0) on main: \(MainQueue.isCurrent)") }
+      MainQueue.onBackgroundThread { source.value = 2 }
+      await MainQueue.drain()
+      #expect(log.values == ["1 on main: false", "2 on main: true"])
+      #expect(mirror.value == 2)
+      cancellable.cancel()
+    }
+
+    @Test("UIProperty can be made and read off the main queue, as in the original CombineEx")
+    func offMainCreationAndRead() async {
+      let source = MutableProperty("a")
+      let mirror = source.eraseToUIProperty()
+      #expect(mirror.value == "a")
+      source.value = "b"  // off the main queue: applied there later
+      await MainQueue.drain()
+      #expect(mirror.value == "b")
+    }
+
+    @Test("UIProperty(initial:then:) starts with initial and applies each value on main")
+    func initialThen() async {
+      let values = PassthroughSubject<Int, Never>()
+      let mirror = UIProperty(initial: 0, then: values)
+      let log = EventLog()
+      let cancellable = mirror.dropFirst().sink {
+        log.append("\($0) on main: \(MainQueue.isCurrent)")
+      }
+      #expect(mirror.value == 0)
+      values.send(4)
+      await MainQueue.drain()
+      #expect(mirror.value == 4)
+      #expect(log.values == ["4 on main: true"])
+      cancellable.cancel()
+    }
+
+    @Test("UIProperty(initial:then:) does not keep itself alive through then")
+    func initialThenReleased() async {
+      let values = PassthroughSubject<Int, Never>()
+      let probe = ProbedSendableProperty(0)
+      weak var weakMirror: UIProperty<Int>?
+      do {
+        let mirror = UIProperty(initial: 0, then: probe.merge(with: values))
+        weakMirror = mirror
+      }
+      #expect(weakMirror == nil)
+      #expect(probe.cancels == 1)
+    }
+
+    @Test("UIProperty.just is a constant mirror that never completes")
+    func just() {
+      let placeholder: UIProperty<String> = .just("Loading")
+      let recorder = placeholder.record()
+      #expect(placeholder.value == "Loading")
+      #expect(recorder.events == [.subscription, .value("Loading")])
+    }
+
+    @Test("a subscriber of a UIProperty does not keep the source alive after the mirror goes")
+    func subscriberOfMirrorDoesNotKeepSource() async {
+      let source = ProbedSendableProperty(0)
+      var mirror: UIProperty<Int>? = UIProperty(source)
+      let recorder = mirror?.record()
+      mirror = nil
+      #expect(source.cancels == 1)
+      #expect(recorder?.values == [0])
     }
   }
 }

@@ -5,6 +5,19 @@ import Testing
 extension MainQueueTests {
   @Suite("UIScheduler")
   struct UISchedulerTests {
+    @Test("onMainThread() is true on the main queue and false on other threads")
+    func onMainThread() async {
+      let onMain = await MainActor.run { UIScheduler.shared.onMainThread() }
+      let onQueue = await withCheckedContinuation { continuation in
+        DispatchQueue.main.async {
+          continuation.resume(returning: UIScheduler.shared.onMainThread())
+        }
+      }
+      let elsewhere = DispatchQueue.global().sync { UIScheduler.shared.onMainThread() }
+      #expect(onMain && onQueue)
+      #expect(!elsewhere)
+    }
+
     @Test("work scheduled on the main queue runs at once, before schedule returns")
     func inlineOnMain() async {
       _ = MainQueue.isCurrent

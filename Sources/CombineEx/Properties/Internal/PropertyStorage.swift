@@ -56,6 +56,12 @@ final class PropertyStorage<Output>: Publisher {
     core.lock.withLock { upstream = subscription }
   }
 
+  /// Keeps `subscription` (to the publisher the storage follows) for as long as the storage
+  /// lives: for followers that subscribe on their own, as `lift(_:)` does.
+  func hold(_ subscription: AnyCancellable) {
+    core.lock.withLock { upstream = subscription }
+  }
+
   /// Stores `value` and publishes it (ignored once finished).
   func send(_ value: Output) {
     var replaced = value  // released after the lock (its deinit may read `value`)

@@ -74,7 +74,7 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   @usableFromInline
   var isActive = true
   @usableFromInline
-  var values = Values()
+  var values: Values
   /// What the downstream asked for and no output was made for yet.
   @usableFromInline
   var demand = Subscribers.Demand.none
@@ -93,9 +93,10 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   var delivery = DeliveryQueue<Output, Failure>()
 
   @inlinable
-  init() {
-    subscriptions = Array(repeating: nil, count: Values.inputCount)
-    finished = Array(repeating: false, count: Values.inputCount)
+  init(values: Values) {
+    self.values = values
+    subscriptions = Array(repeating: nil, count: values.inputCount)
+    finished = Array(repeating: false, count: values.inputCount)
   }
 
   // MARK: Downstream

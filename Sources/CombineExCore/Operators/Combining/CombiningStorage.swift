@@ -6,8 +6,10 @@
 /// A multi-input machine, not an ``OperatorDriver``: values arrive from several inputs on
 /// several threads at once and are combined before delivery, one deliverer at a time
 /// (``DeliveryQueue``).
+///
+/// Package-visible: CombineEx's `Publishers.Aggregate` uses it with values of its own.
 @usableFromInline
-final class CombiningStorage<Values: CombiningValues, Downstream: Subscriber>: Subscription,
+package final class CombiningStorage<Values: CombiningValues, Downstream: Subscriber>: Subscription,
   CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Values.Output {
   // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; a deliverer uses its
@@ -21,24 +23,27 @@ where Downstream.Input == Values.Output {
   let lock = Lock()
   @usableFromInline
   @exclusivity(unchecked)
-  var machine = Machine()
+  var machine: Machine
   /// Released (set to `nil`) when the completion is handed out or the downstream cancels.
   @usableFromInline
   @exclusivity(unchecked)
   var downstream: Downstream?
 
   @usableFromInline
-  let description: String
+  package let description: String
 
+  /// A storage for one downstream; `values` holds what the combination keeps of its inputs
+  /// (empty storage for Combine's operators, whose input count the values' type fixes).
   @inlinable
-  init(downstream: Downstream, name: String) {
+  package init(downstream: Downstream, name: String, values: Values = Values()) {
     self.downstream = downstream
     description = name
+    machine = Machine(values: values)
   }
 
   /// Hands the downstream its subscription; call it before subscribing the inputs.
   @inlinable
-  func start() {
+  package func start() {
     let downstream = lock.withLock { self.downstream }
     downstream?.receive(subscription: self)
   }
@@ -49,7 +54,7 @@ where Downstream.Input == Values.Output {
   /// failed synchronously, or the downstream cancelled). `store` puts one of its values in
   /// place.
   @inlinable
-  func subscribe<Input: Publisher>(
+  package func subscribe<Input: Publisher>(
     _ input: Input, at index: Int, store: @escaping (inout Values, Input.Output) -> Void
   ) where Input.Failure == Downstream.Failure {
     guard lock.withLock({ machine.isActive }) else { return }
@@ -81,12 +86,12 @@ where Downstream.Input == Values.Output {
   // MARK: Subscription
 
   @inlinable
-  func request(_ demand: Subscribers.Demand) {
+  package func request(_ demand: Subscribers.Demand) {
     perform(transition { $0.request(demand) })
   }
 
   @inlinable
-  func cancel() {
+  package func cancel() {
     let subscriptions = lock.withLock { () -> [any Subscription] in
       downstream = nil
       return machine.cancel()

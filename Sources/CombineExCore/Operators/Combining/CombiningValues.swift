@@ -5,13 +5,17 @@
 /// Inputs have different value types, so each input stores its values through a function made
 /// where its type is known (``CombiningStorage/subscribe(_:at:store:)``); the machine only
 /// asks for outputs and for whether the combination is over.
+///
+/// Package-visible so that CombineEx's `Publishers.Aggregate` (any number of inputs, known when
+/// a subscriber attaches) runs on the same engine.
 @usableFromInline
-protocol CombiningValues {
+package protocol CombiningValues {
   /// The combined value: a tuple of one value per input.
   associatedtype Output
 
-  /// The number of inputs.
-  static var inputCount: Int { get }
+  /// The number of inputs (fixed by the type for Combine's operators; set per subscription
+  /// for an aggregate).
+  var inputCount: Int { get }
 
   /// Whether outputs are made only when a value arrives (`combineLatest`: a value that arrives
   /// without demand is not delivered later), rather than whenever there is demand and a
@@ -47,7 +51,7 @@ struct LatestValues2<A, B>: CombiningValues {
   var b: B?
 
   @inlinable
-  static var inputCount: Int { 2 }
+  var inputCount: Int { 2 }
   @inlinable
   static var emitsOnlyOnArrival: Bool { true }
 
@@ -78,7 +82,7 @@ struct LatestValues3<A, B, C>: CombiningValues {
   var c: C?
 
   @inlinable
-  static var inputCount: Int { 3 }
+  var inputCount: Int { 3 }
   @inlinable
   static var emitsOnlyOnArrival: Bool { true }
 
@@ -111,7 +115,7 @@ struct LatestValues4<A, B, C, D>: CombiningValues {
   var d: D?
 
   @inlinable
-  static var inputCount: Int { 4 }
+  var inputCount: Int { 4 }
   @inlinable
   static var emitsOnlyOnArrival: Bool { true }
 
@@ -142,7 +146,7 @@ struct ZipQueues2<A, B>: CombiningValues {
   var b = ValueQueue<B>()
 
   @inlinable
-  static var inputCount: Int { 2 }
+  var inputCount: Int { 2 }
   @inlinable
   static var emitsOnlyOnArrival: Bool { false }
 
@@ -175,7 +179,7 @@ struct ZipQueues3<A, B, C>: CombiningValues {
   var c = ValueQueue<C>()
 
   @inlinable
-  static var inputCount: Int { 3 }
+  var inputCount: Int { 3 }
   @inlinable
   static var emitsOnlyOnArrival: Bool { false }
 
@@ -212,7 +216,7 @@ struct ZipQueues4<A, B, C, D>: CombiningValues {
   var d = ValueQueue<D>()
 
   @inlinable
-  static var inputCount: Int { 4 }
+  var inputCount: Int { 4 }
   @inlinable
   static var emitsOnlyOnArrival: Bool { false }
 

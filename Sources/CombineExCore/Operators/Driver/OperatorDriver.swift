@@ -16,13 +16,16 @@
 /// Publishers subscribe it with `upstream.receive(subscriber: OperatorDriver(logic, downstream:))`;
 /// operators whose downstream receives its subscription before the upstream is subscribed use
 /// ``start(downstreamFirst:)``, and the `untilOutputFrom` operators ``start(upstream:other:)``.
+///
+/// Package-visible, with ``OperatorLogic``: CombineEx's `attemptMap` and `propertyMap` run on
+/// it.
 // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; `state` is touched only
 // by upstream events, which are serial; `logic` is immutable.
-final class OperatorDriver<Logic: OperatorLogic, Downstream: Subscriber>: Subscriber,
+package final class OperatorDriver<Logic: OperatorLogic, Downstream: Subscriber>: Subscriber,
   Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
-  typealias Input = Logic.Input
-  typealias Failure = Logic.UpstreamFailure
+  package typealias Input = Logic.Input
+  package typealias Failure = Logic.UpstreamFailure
   typealias Machine = OperatorStateMachine<Logic.Output, Logic.Failure>
 
   private let lock = Lock()
@@ -43,7 +46,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   /// ``OperatorStateMachine/tracksDeliveries``, read without the lock.
   private let tracksDeliveries: Bool
 
-  init(_ logic: Logic, downstream: Downstream) {
+  package init(_ logic: Logic, downstream: Downstream) {
     self.logic = logic
     self.downstream = downstream
     state = StateCell(value: logic.initialState)
@@ -53,13 +56,13 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     tracksDeliveries = machine.tracksDeliveries
   }
 
-  var description: String { logic.name }
+  package var description: String { logic.name }
 
   // MARK: Starting
 
   /// Hands the downstream its subscription, then subscribes the driver to `upstream`. Demand
   /// requested before the upstream's subscription arrives waits for it.
-  func start<Upstream: Publisher>(downstreamFirst upstream: Upstream)
+  package func start<Upstream: Publisher>(downstreamFirst upstream: Upstream)
   where Upstream.Output == Input, Upstream.Failure == Failure {
     subscribeDownstream()
     // Subscribed even after a cancel from inside `receive(subscription:)`: the upstream's
@@ -70,7 +73,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   /// The `untilOutputFrom` operators: hands the downstream its subscription, then subscribes
   /// `other` (asking it for one value), then `upstream`, each unless the operator ended
   /// meanwhile.
-  func start<Upstream: Publisher, Other: Publisher>(upstream: Upstream, other: Other)
+  package func start<Upstream: Publisher, Other: Publisher>(upstream: Upstream, other: Other)
   where
     Upstream.Output == Input, Upstream.Failure == Failure,
     Other.Failure == Logic.OtherFailure
@@ -94,7 +97,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
   // MARK: Subscriber (upstream side)
 
-  func receive(subscription: any Subscription) {
+  package func receive(subscription: any Subscription) {
     let (action, downstream) = lock.withLock {
       (machine.receive(subscription: subscription), self.downstream)
     }
@@ -109,7 +112,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     }
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  package func receive(_ input: Input) -> Subscribers.Demand {
     let (admission, downstream) = lock.withLock { (machine.admitValue(), self.downstream) }
     switch admission {
     case .ignore: return .none
@@ -150,7 +153,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     }
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  package func receive(completion: Subscribers.Completion<Failure>) {
     guard lock.withLock({ machine.isSubscribed }) else { return }
     let ending = logic.receive(completion: completion, &state.value)
     run { $0.end(ending, cause: .upstreamCompletion) }
@@ -177,7 +180,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
   // MARK: Subscription (downstream side)
 
-  func request(_ demand: Subscribers.Demand) {
+  package func request(_ demand: Subscribers.Demand) {
     // `.some(nil)`: no upstream to pass the request to, but the logic still hears of it.
     var forward: (any Subscription)?? = nil
     run { machine in
@@ -194,7 +197,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     if let forward { logic.request(demand, from: forward) }
   }
 
-  func cancel() {
+  package func cancel() {
     let (action, released) = transition { $0.cancel() }
     // The logic passes the cancel on (and may observe it).
     logic.cancel(action.cancelUpstream)

@@ -18,7 +18,7 @@
 /// Every requirement but ``name`` and ``receive(_:_:)`` has a default (``ending(for:)`` when
 /// the operator's failure is the upstream's): a logic spells out only what differs from a
 /// plain pass-through.
-protocol OperatorLogic {
+package protocol OperatorLogic {
   /// The upstream's values.
   associatedtype Input
   /// The upstream's failure.
@@ -103,25 +103,25 @@ protocol OperatorLogic {
 }
 
 extension OperatorLogic where State == Void {
-  var initialState: Void { () }
+  package var initialState: Void { () }
 }
 
 extension OperatorLogic where UpstreamFailure == Failure {
-  func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, Failure> {
+  package func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, Failure> {
     .completion(.failure(failure))
   }
 }
 
 extension OperatorLogic {
-  var initialDemand: Subscribers.Demand { .none }
+  package var initialDemand: Subscribers.Demand { .none }
 
-  var demandTracking: DemandTracking { .none }
+  package var demandTracking: DemandTracking { .none }
 
-  var cancelBeforeSubscriptionEnds: Bool { true }
+  package var cancelBeforeSubscriptionEnds: Bool { true }
 
-  var otherInput: OtherInputRole? { nil }
+  package var otherInput: OtherInputRole? { nil }
 
-  func receive(
+  package func receive(
     completion: Subscribers.Completion<UpstreamFailure>, _ state: inout State
   ) -> OperatorEnding<Output, Failure> {
     switch completion {
@@ -130,31 +130,31 @@ extension OperatorLogic {
     }
   }
 
-  func otherCompleted(
+  package func otherCompleted(
     _ completion: Subscribers.Completion<OtherFailure>
   ) -> Subscribers.Completion<Failure>? {
     nil
   }
 
-  func subscribed(to upstream: any Subscription) {}
+  package func subscribed(to upstream: any Subscription) {}
 
-  func returning(_ demand: Subscribers.Demand, isLive: () -> Bool) -> Subscribers.Demand {
+  package func returning(_ demand: Subscribers.Demand, isLive: () -> Bool) -> Subscribers.Demand {
     demand
   }
 
-  func request(_ demand: Subscribers.Demand, from upstream: (any Subscription)?) {
+  package func request(_ demand: Subscribers.Demand, from upstream: (any Subscription)?) {
     upstream?.request(demand)
   }
 
-  func cancel(_ upstream: (any Subscription)?) {
+  package func cancel(_ upstream: (any Subscription)?) {
     upstream?.cancel()
   }
 
-  func ended() {}
+  package func ended() {}
 }
 
 /// How an ``OperatorDriver`` keeps track of the downstream's demand (``OperatorLogic/demandTracking``).
-enum DemandTracking {
+package enum DemandTracking {
   /// Not at all: requests pass through, as they are.
   case none
   /// Whether anything was requested: enough for a result when no value went out before it

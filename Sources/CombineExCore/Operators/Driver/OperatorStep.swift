@@ -1,6 +1,6 @@
 /// What a single-upstream operator does with one upstream value: its ``OperatorLogic`` returns
 /// one, and the ``OperatorDriver`` performs it.
-enum OperatorStep<Output, Failure: Error> {
+package enum OperatorStep<Output, Failure: Error> {
   /// Send this value downstream; the demand the downstream returns goes back upstream.
   case emit(Output)
   /// Send nothing, and give the value's unit of demand back to the upstream (`.max(1)`), so
@@ -14,22 +14,22 @@ enum OperatorStep<Output, Failure: Error> {
   case end(OperatorEnding<Output, Failure>)
 
   /// Stops with `.finished` (`prefix(while:)`).
-  static var finish: Self { .end(.completion(.finished)) }
+  package static var finish: Self { .end(.completion(.finished)) }
 
   /// Stops with `failure` (a `try` variant's thrown error).
-  static func fail(_ failure: Failure) -> Self { .end(.completion(.failure(failure))) }
+  package static func fail(_ failure: Failure) -> Self { .end(.completion(.failure(failure))) }
 
   /// Sends `output`, then stops with `.finished` (`prefix(_:)`'s last value).
-  static func emitAndFinish(_ output: Output) -> Self { .end(.last(output)) }
+  package static func emitAndFinish(_ output: Output) -> Self { .end(.last(output)) }
 
   /// Stops, publishing `result` (if any) once the downstream has asked for it, then
   /// `.finished` (`contains`, `first(where:)`).
-  static func finish(publishing result: Output?) -> Self { .end(.result(result)) }
+  package static func finish(publishing result: Output?) -> Self { .end(.result(result)) }
 }
 
 /// How a single-upstream operator ends: returned by its ``OperatorLogic`` for the upstream's
 /// completion, or inside ``OperatorStep/end(_:)``, and delivered by the ``OperatorDriver``.
-enum OperatorEnding<Output, Failure: Error> {
+package enum OperatorEnding<Output, Failure: Error> {
   /// Send this completion.
   case completion(Subscribers.Completion<Failure>)
   /// Send this value at once (the downstream's demand already covers it), then `.finished`,

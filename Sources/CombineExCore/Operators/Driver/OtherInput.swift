@@ -1,5 +1,5 @@
 /// What the second input of an `untilOutputFrom` operator does (``OperatorLogic/otherInput``).
-enum OtherInputRole {
+package enum OtherInputRole {
   /// `prefix(untilOutputFrom:)`: its first value finishes the operator (after the upstream
   /// value being delivered, if any); its completion changes nothing.
   case stop

@@ -59,18 +59,22 @@ final class EffectTable: @unchecked Sendable {
   private var byToken: [CancellationKey: Run] = [:]
   private var untokened: [ObjectIdentifier: Run] = [:]
   private let counter: EffectCounter
+  /// The cancellation table of the store the middleware is installed in.
+  private let registry: CancellationRegistry
 
-  init(counter: EffectCounter) {
+  init(counter: EffectCounter, registry: CancellationRegistry) {
     self.counter = counter
+    self.registry = registry
   }
 
   deinit {
     cancelAll()
   }
 
-  /// Subscribes `effect`, sending its outputs with `send`. An effect with a token first cancels
-  /// the effect in flight with the same token, before it starts. The run is reported to the
-  /// current ``EffectTracking`` observer, if any, with `description`.
+  /// Subscribes `effect`, with its cancellation ids in the store's table, sending its outputs
+  /// with `send`. An effect with a token first cancels the effect in flight with the same token,
+  /// before it starts. The run is reported to the current ``EffectTracking`` observer, if any,
+  /// with `description`.
   func run<Output>(
     _ effect: Effect<Output, Never>, description: @autoclosure () -> String,
     send: @escaping (Output) -> Void
@@ -90,7 +94,7 @@ final class EffectTable: @unchecked Sendable {
       return replaced
     }
     replaced?.cancel()
-    let cancellable = effect.sink(
+    let cancellable = effect.publisher(in: registry).sink(
       receiveCompletion: { [weak self, weak run] _ in
         if let self, let run { finished(run) }
       },

@@ -1,7 +1,8 @@
 import CombineEx
 
 /// The publisher behind ``Effect/cancellable(id:cancelInFlight:)``: each subscription is a
-/// ``CancellableRun`` filed in the registry under the id while it is in flight.
+/// ``CancellableRun`` filed in `registry` (the table of the store that runs the effect) under
+/// the id while it is in flight.
 struct CancellableEffectPublisher<Upstream: Publisher>: Publisher {
   typealias Output = Upstream.Output
   typealias Failure = Upstream.Failure
@@ -9,13 +10,14 @@ struct CancellableEffectPublisher<Upstream: Publisher>: Publisher {
   let upstream: Upstream
   let key: CancellationKey
   let cancelInFlight: Bool
+  /// The table of the store that runs the effect (or the process-wide one).
+  let registry: CancellationRegistry
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let registry = CancellationRegistry.shared
     if cancelInFlight {
       registry.cancelRuns(key)  // the old runs stop before the new one starts
     }
-    let run = CancellableRun(downstream: subscriber, key: key)
+    let run = CancellableRun(downstream: subscriber, key: key, registry: registry)
     registry.insert(run, for: key)
     upstream.receive(subscriber: run)
   }
@@ -51,15 +53,17 @@ final class CancellableRun<Downstream: Subscriber>: Subscriber, Subscription, Re
 
   private let lock = Lock()
   private let key: CancellationKey
+  private let registry: CancellationRegistry
   private var phase = Phase.awaitingSubscription
   private var downstream: Downstream?
   private var upstream: (any Subscription)?
   private var deliveries = 0
   private var finishRequested = false
 
-  init(downstream: Downstream, key: CancellationKey) {
+  init(downstream: Downstream, key: CancellationKey, registry: CancellationRegistry) {
     self.downstream = downstream
     self.key = key
+    self.registry = registry
   }
 
   // MARK: Upstream side
@@ -101,7 +105,7 @@ final class CancellableRun<Downstream: Subscriber>: Subscriber, Subscription, Re
       return downstream
     }
     guard let target else { return }
-    CancellationRegistry.shared.remove(self, for: key)
+    registry.remove(self, for: key)
     target.receive(completion: completion)
   }
 
@@ -123,7 +127,7 @@ final class CancellableRun<Downstream: Subscriber>: Subscriber, Subscription, Re
       defer { upstream = nil }
       return upstream
     }
-    CancellationRegistry.shared.remove(self, for: key)
+    registry.remove(self, for: key)
     target?.cancel()
   }
 
@@ -159,7 +163,7 @@ final class CancellableRun<Downstream: Subscriber>: Subscriber, Subscription, Re
     case .cancelUpstream(let upstream):
       upstream.cancel()
     case .finish(let upstream, let downstream):
-      CancellationRegistry.shared.remove(self, for: key)
+      registry.remove(self, for: key)
       upstream?.cancel()
       downstream?.receive(completion: .finished)
     }
@@ -182,7 +186,7 @@ final class CancellableRun<Downstream: Subscriber>: Subscriber, Subscription, Re
       return (downstream, upstream, true)
     }
     if let finishing {
-      CancellationRegistry.shared.remove(self, for: key)
+      registry.remove(self, for: key)
       upstreamToCancel?.cancel()
       finishing.receive(completion: .finished)
     }

@@ -6,9 +6,13 @@ protocol RegisteredRun: AnyObject, Sendable {
   func cancelFromRegistry()
 }
 
-/// The process-wide table of the effect runs in flight under each cancellation id
+/// A table of the effect runs in flight under each cancellation id
 /// (``Effect/cancellable(id:cancelInFlight:)``), and of the throttling state of
 /// ``Effect/throttle(id:for:scheduler:latest:)``.
+///
+/// Each ``Store`` has one (``Store/cancellationRegistry``), so stores never cancel each other's
+/// effects; ``shared`` serves the effects run outside any store. An effect learns its table once,
+/// when it is subscribed, and hands it explicitly to the effects it is made of (see ``Effect``).
 ///
 /// Runs are removed by identity when they end, so the end of an old run never removes a newer
 /// run filed under the same id. A throttling state is removed once its window has passed with
@@ -17,8 +21,17 @@ protocol RegisteredRun: AnyObject, Sendable {
 package final class CancellationRegistry: @unchecked Sendable {
   // @unchecked Sendable: every stored property is guarded by `lock`; runs are cancelled outside
   // it.
-  /// The registry every effect uses.
+  /// The process-wide table, for the effects run outside any store.
   package static let shared = CancellationRegistry()
+
+  /// The table of the store running code for itself on this thread (creating its middlewares,
+  /// or processing an action), if any.
+  static var current: CancellationRegistry? {
+    ProcessingContext.current?.registry
+  }
+
+  /// Creates an empty table.
+  package init() {}
 
   private let lock = Lock()
   private var runs: [CancellationKey: [ObjectIdentifier: any RegisteredRun]] = [:]

@@ -1,3 +1,5 @@
+import CombineExStore
+
 /// A line-by-line difference between two values, drawn from their `dump` output: common lines
 /// start with two spaces, lines only in `expected` with `− `, lines only in `actual` with `+ `.
 ///
@@ -41,22 +43,12 @@ func stateDiff<Value>(expected: Value, actual: Value) -> String {
   return lines.joined(separator: "\n")
 }
 
-/// The lines `dump` prints for `value`.
+/// The lines `dump` prints for `value`, without the module names it writes before types.
 private func dumpLines<Value>(_ value: Value) -> [String] {
   var text = ""
   dump(value, to: &text)
-  return text.split(separator: "\n", omittingEmptySubsequences: false)
+  return withoutModuleNames(text, learntFrom: value)
+    .split(separator: "\n", omittingEmptySubsequences: false)
     .map(String.init)
     .filter { !$0.isEmpty }
-}
-
-/// An action as messages show it: `Type.case(...)` for an enum case, the value's description
-/// otherwise (`Add(amount: 2)`).
-func describeAction(_ action: Any) -> String {
-  let text = String(describing: action)
-  let type = "\(type(of: action))"
-  if Mirror(reflecting: action).displayStyle == .enum, !text.hasPrefix(type) {
-    return "\(type).\(text)"
-  }
-  return text
 }

@@ -72,10 +72,10 @@ final class TestStoreLog<State>: @unchecked Sendable {
   /// Whether `action` is the one the current send dispatched, and which send it belongs to.
   private func causeOf(_ action: any StoreAction) -> Cause {
     guard let marker = SendMarker.current, marker.log === self else {
-      return Cause(action: describeAction(action), isSent: false, sentBy: nil)
+      return Cause(action: readableActionDescription(action), isSent: false, sentBy: nil)
     }
     let isSent = marker.claim()
-    return Cause(action: describeAction(action), isSent: isSent, sentBy: marker)
+    return Cause(action: readableActionDescription(action), isSent: isSent, sentBy: marker)
   }
 
   /// The sent action of `marker`'s send, once processed.

@@ -1,0 +1,37 @@
+import CombineExCore
+
+/// The ``AggregatePublisherAggregator`` an aggregate's `componentBuilder` receives: it records
+/// each added publisher as a way to subscribe it to the subscription's storage, at its
+/// position.
+///
+/// Used by one subscription, on the subscribing thread, while its builder runs.
+final class AggregateCollector<Values: AggregateValues, Downstream: Subscriber>:
+  AggregatePublisherAggregator
+where Downstream.Input == [Any] {
+  typealias AggregateFailure = Downstream.Failure
+  typealias Storage = CombiningStorage<Values, Downstream>
+
+  /// Subscribes one input to the storage, at the given position.
+  typealias Input = (Storage, Int) -> Void
+
+  private var inputs: [Input] = []
+  private var isClosed = false
+
+  func add(_ publisher: some Publisher<some Any, AggregateFailure>) {
+    if isClosed {
+      apiViolation(
+        "a publisher was added to a Publishers.Aggregate after its componentBuilder returned. "
+          + "Add every input inside the builder.")
+    }
+    inputs.append { storage, index in
+      storage.subscribe(publisher, at: index) { values, value in values.store(value, at: index) }
+    }
+  }
+
+  /// Ends the building; returns the inputs, in the order they were added.
+  func close() -> [Input] {
+    isClosed = true
+    defer { inputs = [] }
+    return inputs
+  }
+}

@@ -1,0 +1,112 @@
+import CombineExCore
+
+/// What a ``Publishers/Aggregate`` keeps of its inputs' values: the core's ``CombiningValues``
+/// for a number of inputs known only when a subscriber attaches, with the values type-erased
+/// (the aggregation block casts them back).
+protocol AggregateValues: CombiningValues where Output == [Any] {
+  /// Empty storage for `inputCount` inputs.
+  init(inputCount: Int)
+
+  /// Puts a value of input `index` in place.
+  mutating func store(_ value: Any, at index: Int)
+}
+
+/// `combineLatest`: the latest value of each input.
+struct AggregateLatestValues: AggregateValues {
+  let inputCount: Int
+  private var latest: [Any]
+  private var hasValue: [Bool]
+  /// How many inputs have not published yet.
+  private var missing: Int
+
+  static var emitsOnlyOnArrival: Bool { true }
+
+  init() { self.init(inputCount: 0) }
+
+  init(inputCount: Int) {
+    self.inputCount = inputCount
+    latest = Array(repeating: (), count: inputCount)
+    hasValue = Array(repeating: false, count: inputCount)
+    missing = inputCount
+  }
+
+  mutating func store(_ value: Any, at index: Int) {
+    if !hasValue[index] {
+      hasValue[index] = true
+      missing -= 1
+    }
+    latest[index] = value
+  }
+
+  func takeOutput() -> [Any]? {
+    missing == 0 ? latest : nil
+  }
+
+  /// Over once every input finished, or once an input finished without a value (no output can
+  /// be made then; the original CombineEx ends there too).
+  func isExhausted(finished: [Bool]) -> Bool {
+    var allFinished = true
+    for index in finished.indices {
+      if finished[index] {
+        if !hasValue[index] { return true }
+      } else {
+        allFinished = false
+      }
+    }
+    return allFinished
+  }
+
+  mutating func removeAll() { self = Self(inputCount: inputCount) }
+}
+
+/// `zip`: the values of each input not yet zipped, oldest first.
+struct AggregateZipQueues: AggregateValues {
+  let inputCount: Int
+  /// Each input's waiting values, oldest first from `heads[index]` on.
+  private var queues: [[Any]]
+  private var heads: [Int]
+  /// How many inputs have no value waiting.
+  private var empty: Int
+
+  static var emitsOnlyOnArrival: Bool { false }
+
+  init() { self.init(inputCount: 0) }
+
+  init(inputCount: Int) {
+    self.inputCount = inputCount
+    queues = Array(repeating: [], count: inputCount)
+    heads = Array(repeating: 0, count: inputCount)
+    empty = inputCount
+  }
+
+  mutating func store(_ value: Any, at index: Int) {
+    if heads[index] == queues[index].count { empty -= 1 }
+    queues[index].append(value)
+  }
+
+  mutating func takeOutput() -> [Any]? {
+    guard empty == 0, inputCount > 0 else { return nil }
+    var output: [Any] = []
+    output.reserveCapacity(inputCount)
+    for index in 0..<inputCount {
+      output.append(queues[index][heads[index]])
+      heads[index] += 1
+      if heads[index] == queues[index].count {
+        queues[index].removeAll(keepingCapacity: true)
+        heads[index] = 0
+        empty += 1
+      }
+    }
+    return output
+  }
+
+  /// Over once a finished input has no value left to zip.
+  func isExhausted(finished: [Bool]) -> Bool {
+    for index in finished.indices where finished[index] && heads[index] == queues[index].count {
+      return true
+    }
+    return false
+  }
+
+  mutating func removeAll() { self = Self(inputCount: inputCount) }
+}
