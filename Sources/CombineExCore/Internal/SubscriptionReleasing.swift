@@ -36,8 +36,8 @@ extension CompactMapSubscriber: SubscriptionReleasing where Downstream: Subscrip
   @usableFromInline
   func upstreamDetached() { downstream.upstreamDetached() }
 }
-extension ElementOperator: SubscriptionReleasing {}
-extension ReducingOperator: SubscriptionReleasing {}
+// A driver lets go of its upstream subscription when the operator ends.
+extension OperatorDriver: SubscriptionReleasing {}
 // A merge input's subscription is held by its storage, which lets go of it when the input
 // completes, when another input fails and when the downstream cancels.
 extension MergeInput: SubscriptionReleasing {}
