@@ -23,6 +23,9 @@ func propertyWorkloads() -> [Workload] {
       Workload(
         "j3", "Store.dispatch, 3 middlewares, reducer", unit: "action",
         body: storeDispatch),
+      Workload(
+        "j4", "Property.map, 10 sinks, set source", unit: "set (x10)",
+        body: mappedPropertyTenSinks),
     ]
   #endif
 }
@@ -36,6 +39,23 @@ func propertyWorkloads() -> [Workload] {
     let cancellables = (0..<10).map { _ in property.sink { total.add($0) } }
     bench.measure(units: count) {
       for index in 0..<count { property.value = index }
+    }
+    for cancellable in cancellables { cancellable.cancel() }
+    bench.consume(total.value)
+  }
+#endif
+
+#if !BENCH_OPENCOMBINE
+  /// j4: setting the source of a mapped property that has ten subscribers (one transform, when
+  /// the composition caches it, and ten deliveries per set).
+  func mappedPropertyTenSinks(_ bench: Bench) {
+    let count = bench.size(200_000)
+    let source = MutableProperty(0)
+    let doubled = source.map { $0 &* 2 }
+    let total = Total()
+    let cancellables = (0..<10).map { _ in doubled.sink { total.add($0) } }
+    bench.measure(units: count) {
+      for index in 0..<count { source.value = index }
     }
     for cancellable in cancellables { cancellable.cancel() }
     bench.consume(total.value)

@@ -35,6 +35,12 @@ public final class Property<Output>: PropertyProtocol {
   @usableFromInline
   let publisher: AnyPublisher<Output, Never>
 
+  /// The state of an eager property (a composition, or `init(initial:then:)`), which
+  /// subscribers attach to directly: ``receive(subscriber:)`` is then specialized in the
+  /// subscriber's module, where `publisher`, an erasure, would run generic code.
+  @usableFromInline
+  let storage: PropertyStorage<Output>?
+
   /// What the property keeps alive (for example its subscription to `then`).
   private let retained: AnyObject?
 
@@ -47,10 +53,11 @@ public final class Property<Output>: PropertyProtocol {
   @usableFromInline
   init(
     currentValue: @escaping () -> Output, publisher: AnyPublisher<Output, Never>,
-    retaining retained: AnyObject? = nil
+    storage: PropertyStorage<Output>? = nil, retaining retained: AnyObject? = nil
   ) {
     self.currentValue = currentValue
     self.publisher = publisher
+    self.storage = storage
     self.retained = retained
   }
 
@@ -69,7 +76,7 @@ public final class Property<Output>: PropertyProtocol {
     if let property = property as? Property<Output> {
       self.init(
         currentValue: property.currentValue, publisher: property.publisher,
-        retaining: property.retained)
+        storage: property.storage, retaining: property.retained)
     } else {
       self.init(
         currentValue: { property.value }, publisher: property.eraseToAnyPublisher(),
@@ -98,7 +105,11 @@ public final class Property<Output>: PropertyProtocol {
   /// Attaches a subscriber, which receives the current value, then every change.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-    publisher.receive(subscriber: subscriber)
+    if let storage {
+      storage.receive(subscriber: subscriber)
+    } else {
+      publisher.receive(subscriber: subscriber)
+    }
   }
 }
 

@@ -20,6 +20,7 @@ struct FileBasedPersistentPropertyStorageEngineTests {
   @Test("a stored value is retrieved, including nil and nested values")
   func roundTrip() throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
     let key = PersistentPropertyKey(key: "ledger")
     try engine.store(value: Ledger(number: 3), key: key)
@@ -31,7 +32,9 @@ struct FileBasedPersistentPropertyStorageEngineTests {
 
   @Test("a missing file gives nil")
   func missing() throws {
-    let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: TemporaryFolder().url)
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
     let value: Int? = try engine.retrieve(key: PersistentPropertyKey(key: "never"))
     #expect(value == nil)
   }
@@ -39,6 +42,7 @@ struct FileBasedPersistentPropertyStorageEngineTests {
   @Test("files hold {\"value\": ...} JSON, named after the sanitized index")
   func fileFormat() throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
     let key = PersistentPropertyKey(key: "count")
     try engine.store(value: 5, key: key)
@@ -50,6 +54,7 @@ struct FileBasedPersistentPropertyStorageEngineTests {
   @Test("a corrupt file throws decodeFromDiskError and is kept aside, bytes intact")
   func corruptKeptAside() throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
     let key = PersistentPropertyKey(key: "settings")
     let path = folder.url.appendingPathComponent("\(key.sanitizedIndex).json")
@@ -85,6 +90,7 @@ struct FileBasedPersistentPropertyStorageEngineTests {
   @Test("a value of another type is reported, not read as something else")
   func wrongType() throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
     let key = PersistentPropertyKey(key: "n")
     try engine.store(value: "text", key: key)
@@ -96,6 +102,7 @@ struct FileBasedPersistentPropertyStorageEngineTests {
   @Test("keys with separators and dots never leave the root folder")
   func keysStayInRoot() throws {
     let parent = TemporaryFolder()
+    defer { parent.remove() }
     let root = parent.url.appendingPathComponent("root")
     let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: root)
     let texts = ["..", ".", "../escape", "/abs/path", "a/../../b", "", " ", "..\\x", "\u{1}"]
@@ -114,6 +121,7 @@ struct FileBasedPersistentPropertyStorageEngineTests {
   @Test("very long keys get short, distinct file names")
   func longKeys() throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
     let base = String(repeating: "Ä/", count: 300)
     try engine.store(value: 1, key: PersistentPropertyKey(key: base + "1"))
@@ -127,6 +135,7 @@ struct FileBasedPersistentPropertyStorageEngineTests {
   @Test("a write leaves no temporary file; a failed one keeps the previous value intact")
   func failedWriteKeepsPrevious() throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
     let key = PersistentPropertyKey(key: "doc")
     try engine.store(value: Ledger(number: 1), key: key)
@@ -141,6 +150,7 @@ struct FileBasedPersistentPropertyStorageEngineTests {
   @Test("wipeDirectory removes every value and keeps the folder usable")
   func wipe() throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
     try engine.store(value: 1, key: PersistentPropertyKey(key: "a"))
     engine.wipeDirectory()
@@ -175,6 +185,7 @@ struct FileBasedPersistentPropertyStorageEngineTests {
   @Test("a root folder that cannot be created makes every call throw unableToCreateDirectory")
   func uncreatableRoot() throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let file = folder.url.appendingPathComponent("plain-file")
     try Data("x".utf8).write(to: file)
     let engine = FileBasedPersistentPropertyStorageEngine(
@@ -191,13 +202,13 @@ struct FileBasedPersistentPropertyStorageEngineTests {
   @Test("the environment initializer keeps one folder per environment, escaped")
   func environmentFolder() throws {
     let environment = "env/../\(UUID().uuidString)"
-    let engine = FileBasedPersistentPropertyStorageEngine(
-      environmentId: environment, rootDirectory: .temporary)
-    defer { engine.wipeDirectory() }
-    try engine.store(value: 3, key: PersistentPropertyKey(key: "a"))
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent(PersistentPropertyKey(key: environment).sanitizedIndex)
+    // The environment's whole folder (wipeDirectory() would leave it, empty, behind).
     defer { try? FileManager.default.removeItem(at: folder) }
+    let engine = FileBasedPersistentPropertyStorageEngine(
+      environmentId: environment, rootDirectory: .temporary)
+    try engine.store(value: 3, key: PersistentPropertyKey(key: "a"))
     let files = try FileManager.default.contentsOfDirectory(
       atPath: folder.appendingPathComponent("_PersistentProperties_").path)
     #expect(files.count == 1)
@@ -209,6 +220,7 @@ struct FileBasedPersistentPropertyStorageEngineTests {
   @Test("a new engine removes old temporary files of dead processes, and only those")
   func removesAbandonedTemporaryFiles() throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let old = Date().addingTimeInterval(-600)
     let deadOld = ".a.json.999999999-1.tmp"
     let deadRecent = ".b.json.999999999-2.tmp"

@@ -28,6 +28,7 @@ struct PersistentPropertyCrashTests {
     arguments: PersistentFileWritePhase.allCases.indices)
   func killAtEachStep(phaseIndex: Int) async throws {
     let folder = TemporaryFolder("crash-step-\(phaseIndex)")
+    defer { folder.remove() }
     let path = folder.url.path
     let killedWrite = Int.random(in: 2...4)
     await #expect(processExitsWith: .signal(SIGKILL)) {
@@ -55,6 +56,7 @@ struct PersistentPropertyCrashTests {
   func killAtRandomMoments() async throws {
     for run in 0..<4 {
       let folder = TemporaryFolder("crash-random-\(run)")
+      defer { folder.remove() }
       let path = folder.url.path
       let writes = Int.random(in: 1...8)
       let delay = Int.random(in: 0...20_000)

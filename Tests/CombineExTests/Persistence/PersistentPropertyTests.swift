@@ -27,6 +27,7 @@ struct PersistentPropertyTests {
   @Test("a set is written before it returns")
   func setWritesBeforeReturning() throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
     let property = PersistentProperty<Ledger?>(storageEngine: engine, key: "l", defaultValue: nil)
     property.value = Ledger(number: 1)
@@ -51,6 +52,7 @@ struct PersistentPropertyTests {
   @Test("a property created later starts with the value stored earlier")
   func restores() {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     do {
       let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
       let first = PersistentProperty(storageEngine: engine, key: "name", defaultValue: "")
@@ -64,6 +66,7 @@ struct PersistentPropertyTests {
   @Test("subscribers receive the current value, then every change, after it is written")
   func subscribersSeeWrittenValues() throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
     let property = PersistentProperty(storageEngine: engine, key: "n", defaultValue: 0)
     var seenOnDisk: [Int?] = []
@@ -104,6 +107,7 @@ struct PersistentPropertyTests {
   @Test("two engines on one folder share the value of a key")
   func sharingAcrossEngineInstances() {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let first = PersistentProperty(
       storageEngine: FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url),
       key: "shared", defaultValue: "")
@@ -147,6 +151,7 @@ struct PersistentPropertyTests {
   @Test("a corrupt file gives the default, sets error, and is kept aside")
   func corruptFile() throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
     let key = PersistentPropertyKey(key: "settings")
     try Data("not json".utf8).write(
@@ -236,6 +241,7 @@ struct PersistentPropertyTests {
   @Test("stress: after sets from 8 threads, the file holds a written value equal to the property's")
   func stressEightThreads() async throws {
     let folder = TemporaryFolder()
+    defer { folder.remove() }
     let engine = FileBasedPersistentPropertyStorageEngine(rootDirectoryUrl: folder.url)
     let property = PersistentProperty(
       storageEngine: engine, key: "ledger", defaultValue: Ledger(number: -1))

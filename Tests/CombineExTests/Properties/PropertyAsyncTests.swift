@@ -17,8 +17,24 @@ struct PropertyAsyncTests {
     queue.setSpecific(key: key, value: 1)
     let count = MutableProperty(0)
     queue.async { count.value = 5 }
-    let reading = await count.map { ($0, DispatchQueue.getSpecific(key: key)) }.async(queue)
-    #expect(reading.0 == 5)
-    #expect(reading.1 == 1)
+    #expect(await count.async(queue) == 5)
+    #expect(await QueueReadingProperty(key).async(queue) == 1)
+  }
+}
+
+/// A property whose value is the reading queue's value for `key`.
+private final class QueueReadingProperty: PropertyProtocol, @unchecked Sendable {
+  // @unchecked Sendable: immutable; DispatchSpecificKey is only compared by identity.
+  typealias Output = Int?
+  typealias Failure = Never
+
+  let key: DispatchSpecificKey<Int>
+
+  init(_ key: DispatchSpecificKey<Int>) { self.key = key }
+
+  var value: Int? { DispatchQueue.getSpecific(key: key) }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int?, S.Failure == Never {
+    Just(value).receive(subscriber: subscriber)
   }
 }

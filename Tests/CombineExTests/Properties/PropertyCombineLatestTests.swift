@@ -172,16 +172,29 @@ struct PropertyCombineLatestTests {
     #expect(b.probe.cancels == 1)
   }
 
-  @Test("combineLatest is lazy: each subscriber subscribes to every source")
-  func lazy() {
+  @Test("combineLatest is eager: it subscribes to every source once, for all its subscribers")
+  func eager() {
     let a = ProbedProperty(0)
     let b = ProbedProperty(0)
     let combined = a.combineLatest(with: b)
-    #expect(a.probe.subscriptions == 0)
-    _ = combined.record()
-    _ = combined.record()
-    #expect(a.probe.subscriptions == 2)
-    #expect(b.probe.subscriptions == 2)
+    #expect(a.probe.subscriptions == 1)
+    let first = combined.map(text).record()
+    let second = combined.map(text).record()
+    a.source.value = 1
+    #expect(a.probe.subscriptions == 1)
+    #expect(b.probe.subscriptions == 1)
+    #expect(first.values == ["0|0", "1|0"] && second.values == ["0|0", "1|0"])
+  }
+
+  @Test("dropping an unobserved combineLatest cancels its subscriptions to the sources")
+  func droppingCancels() {
+    let a = ProbedProperty(0)
+    let b = ProbedProperty(0)
+    var combined: Property<(Int, Int)>? = a.combineLatest(with: b)
+    #expect(combined!.value == (0, 0))
+    combined = nil
+    #expect(a.probe.cancels == 1)
+    #expect(b.probe.cancels == 1)
   }
 
   @Test("combineLatest finishes once every source finished")
@@ -200,11 +213,11 @@ struct PropertyCombineLatestTests {
     #expect(recorder.receivedCompletion == nil)
   }
 
-  @Test("combineLatest finishes, cancelling the others, when a source ends without a value")
+  @Test("a source that ends without a value finishes combineLatest, after the current values")
   func finishesOnEmptySource() {
     let mutable = ProbedProperty(1)
     let recorder = mutable.combineLatest(with: ValuelessProperty(0)).map(text).record()
-    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(recorder.events == [.subscription, .value("1|0"), .completion(.finished)])
     #expect(mutable.probe.cancels == 1)
   }
 

@@ -115,17 +115,22 @@ struct PropertyLiftTests {
     #expect(recorder?.values == [2, 6])
   }
 
-  @Test("the lifted property does not keep its source alive")
-  func sourceNotRetained() {
+  @Test("the lifted property keeps its source alive, as the original's does, until it goes")
+  func sourceRetained() {
     weak var weakSource: MutableProperty<Int>?
+    weak var weakLifted: Property<Int>?
     var lifted: Property<Int>?
     do {
       let source = MutableProperty(1)
       weakSource = source
       lifted = source.lift { $0.map { $0 + 1 } }
+      weakLifted = lifted
     }
-    #expect(weakSource == nil)
+    #expect(weakSource != nil)
     #expect(lifted?.value == 2)
+    lifted = nil
+    #expect(weakLifted == nil)
+    #expect(weakSource == nil)
   }
 
   @Test("a value set from inside a subscriber of the lifted property is delivered after it")

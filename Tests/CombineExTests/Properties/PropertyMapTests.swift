@@ -37,18 +37,65 @@ struct PropertyMapTests {
     #expect(recorder.values == [0, 10])
   }
 
-  @Test("map is lazy: the transform runs only when the value is read or delivered")
-  func lazyTransform() {
+  @Test("map is eager: the transform runs once at creation and once per change, never per read")
+  func eagerTransform() {
     let source = MutableProperty(1)
     let calls = Box(0)
     let mapped = source.map { value -> Int in
       calls.value += 1
       return value
     }
-    source.value = 2
-    #expect(calls.value == 0)
-    #expect(mapped.value == 2)
     #expect(calls.value == 1)
+    source.value = 2
+    #expect(calls.value == 2)
+    #expect(mapped.value == 2)
+    #expect(mapped.value == 2)
+    let first = mapped.record()
+    let second = mapped.record()
+    #expect(calls.value == 2)
+    source.value = 3
+    #expect(calls.value == 3)
+    #expect(first.values == [2, 3] && second.values == [2, 3])
+  }
+
+  @Test("a map that makes objects gives every reader and subscriber the same instance")
+  func sameInstanceForEveryone() {
+    let source = MutableProperty("a")
+    let boxes = source.map { Box($0) }
+    let recorder = boxes.record()
+    #expect(boxes.value === boxes.value)
+    #expect(recorder.values.last === boxes.value)
+    source.value = "b"
+    #expect(boxes.value.value == "b")
+    #expect(recorder.values.last === boxes.value)
+  }
+
+  @Test("map keeps its source alive; the source does not keep the map alive")
+  func keepsSourceAlive() {
+    weak var weakSource: MutableProperty<Int>?
+    weak var weakMapped: Property<Int>?
+    var mapped: Property<Int>?
+    do {
+      let source = MutableProperty(1)
+      weakSource = source
+      mapped = source.map { $0 + 1 }
+      weakMapped = mapped
+    }
+    #expect(weakSource != nil)
+    #expect(mapped?.value == 2)
+    mapped = nil
+    #expect(weakMapped == nil)
+    #expect(weakSource == nil)
+  }
+
+  @Test("dropping an unobserved map cancels its subscription to the source")
+  func droppingCancels() {
+    let source = ProbedProperty(1)
+    var mapped: Property<Int>? = source.map { $0 * 2 }
+    #expect(source.probe.subscriptions == 1)
+    #expect(mapped?.value == 2)
+    mapped = nil
+    #expect(source.probe.cancels == 1)
   }
 
   @Test("maps compose: a map of a map is a Property")

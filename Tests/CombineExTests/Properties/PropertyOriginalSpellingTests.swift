@@ -90,6 +90,23 @@ struct PropertyOriginalSpellingTests {
     #expect(MutableProperty<Int>.combineLatest(p(3), p(4)).value == (3, 4))
   }
 
+  // The original's statics take properties of any types, whatever type they are called on
+  // (its own tests call `Property<Set<String>>.combineLatest` on a `[String]`, a `Bool` and a
+  // `Set<String>`): the result is a property, not the publishers' `Publishers.Aggregate`.
+  @Test("static combineLatest on any property type combines properties of other types")
+  func staticCombineLatestOnAnyType() {
+    let strings = Property<[String]>(value: ["a", "b"])
+    let allowed = MutableProperty(true)
+    let match = Property<Set<String>>(value: ["a"])
+    let visible = Property<Set<String>>.combineLatest(strings, allowed, match)
+      .map { strings, allowed, match in allowed ? Set(strings).intersection(match) : [] }
+    #expect(visible.value == ["a"])
+    allowed.value = false
+    #expect(visible.value == [])
+    let pair = Property<Bool>.combineLatest(strings, match)
+    #expect(type(of: pair) == Property<([String], Set<String>)>.self)
+  }
+
   @Test("flatMap to an existential property follows the latest inner property")
   func flatMapToExistential() {
     let useMetric = MutableProperty(true)

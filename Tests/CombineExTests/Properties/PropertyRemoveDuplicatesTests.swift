@@ -17,19 +17,35 @@ struct PropertyRemoveDuplicatesTests {
     #expect(distinct.value == "a")
   }
 
-  @Test("removeDuplicates is lazy: each subscriber deduplicates from its own first value")
-  func lazyPerSubscriber() {
+  @Test("removeDuplicates is eager: it subscribes once and every subscriber shares its sequence")
+  func eagerShared() {
     let source = ProbedProperty(1)
     let distinct = source.removeDuplicates()
-    #expect(source.probe.subscriptions == 0)
+    #expect(source.probe.subscriptions == 1)
     let first = distinct.record()
     source.source.value = 2
     let second = distinct.record()
     source.source.value = 2
     source.source.value = 3
-    #expect(source.probe.subscriptions == 2)
+    #expect(source.probe.subscriptions == 1)
     #expect(first.values == [1, 2, 3])
     #expect(second.values == [2, 3])
+  }
+
+  @Test("removeDuplicates keeps the first of equal values: its value is the one published")
+  func keepsFirstOfEqualValues() {
+    final class Item: Equatable {
+      let id: Int
+      init(_ id: Int) { self.id = id }
+      static func == (lhs: Item, rhs: Item) -> Bool { lhs.id == rhs.id }
+    }
+    let original = Item(1)
+    let source = MutableProperty(original)
+    let distinct = source.removeDuplicates()
+    let recorder = distinct.record()
+    source.value = Item(1)  // equal, another instance: a duplicate
+    #expect(distinct.value === original)
+    #expect(recorder.values.count == 1)
   }
 
   @Test("removeDuplicates(by:) subscribes to its source once, at once")

@@ -65,7 +65,10 @@ final class MemoryStorageEngine: PersistentPropertyStorageEngine, @unchecked Sen
   func setFailing(_ failing: Bool) { lock.withLock { self.failing = failing } }
 }
 
-/// A folder of its own under the temporary directory, removed when the value is freed.
+/// A folder of its own under the temporary directory. Tests remove it with
+/// `defer { folder.remove() }`, which also keeps the value alive to the end of the test: Swift
+/// may free a value after its last use, and an engine writing to the folder after the removal
+/// would create it again, left behind in /tmp. Freeing the value removes the folder too.
 final class TemporaryFolder: Sendable {
   let url: URL
 
@@ -81,8 +84,13 @@ final class TemporaryFolder: Sendable {
     ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
   }
 
-  deinit {
+  /// Removes the folder and everything in it.
+  func remove() {
     try? FileManager.default.removeItem(at: url)
+  }
+
+  deinit {
+    remove()
   }
 }
 

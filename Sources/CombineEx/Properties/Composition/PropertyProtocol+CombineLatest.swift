@@ -13,10 +13,11 @@ extension PropertyProtocol {
   /// print(size.value)  // Prints: (4, 5)
   /// ```
   ///
-  /// The result is lazy and keeps no state: its value reads the current value of each
-  /// property, and each subscriber subscribes to each of them and receives the current
-  /// combination at once, then a new one for every change of any of them, in the order the
-  /// changes were made. Delivery is serial: a change made while a combination is being
+  /// The result is eager, like every composition: it subscribes to each property once, at
+  /// once, and publishes the current combination, then a new one for every change of any of
+  /// them, in the order the changes were made; its value is the last combination published, and
+  /// each subscriber receives it at once, then every later one. It keeps the properties alive,
+  /// not the other way round. Delivery is serial: a change made while a combination is being
   /// delivered (from another thread, or from inside the subscriber) is delivered after it. A
   /// subscriber without demand receives the latest combination when it asks again. Subscribers
   /// finish once every property finished (only constant properties finish).

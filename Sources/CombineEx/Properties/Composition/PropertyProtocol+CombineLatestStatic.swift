@@ -2,7 +2,7 @@ import CombineExCore
 
 // The original CombineEx's spellings of property combination: unlabelled instance methods
 // (`a.combineLatest(b, c)`) and statics (`Property.combineLatest(a, b, c)`). Both build the same
-// lazy combination as `combineLatest(with:)`, whose documentation gives the semantics.
+// combination as `combineLatest(with:)`, whose documentation gives the semantics.
 
 extension PropertyProtocol {
   /// Combines this property with another into a property of pairs: the same as
@@ -124,17 +124,21 @@ extension PropertyProtocol {
   /// Combines two properties into a property of pairs (the original CombineEx's static
   /// spelling of `pA.combineLatest(with: pB)`).
   ///
+  /// The type it is called on is only a namespace, as in the original: the properties may hold
+  /// any types. Name its generic argument (Swift 6.3 cannot infer it here; see
+  /// Docs/Migrating.md), for example with the first property's type:
+  ///
   /// ```swift
   /// let first = MutableProperty("Ada")
   /// let last = MutableProperty("Lovelace")
-  /// let name = Property.combineLatest(first, last).map { "\($0) \($1)" }
+  /// let name = Property<String>.combineLatest(first, last).map { "\($0) \($1)" }
   /// last.value = "Byron"
   /// print(name.value)  // Prints: Ada Byron
   /// ```
   public static func combineLatest<A, B>(
     _ pA: some PropertyProtocol<A>,
     _ pB: some PropertyProtocol<B>
-  ) -> Property<(A, B)> where A == Output {
+  ) -> Property<(A, B)> {
     pA.combineLatest(with: pB)
   }
 
@@ -144,7 +148,7 @@ extension PropertyProtocol {
     _ pA: some PropertyProtocol<A>,
     _ pB: some PropertyProtocol<B>,
     _ pC: some PropertyProtocol<C>
-  ) -> Property<(A, B, C)> where A == Output {
+  ) -> Property<(A, B, C)> {
     pA.combineLatest(with: pB, pC)
   }
 
@@ -155,7 +159,7 @@ extension PropertyProtocol {
     _ pB: some PropertyProtocol<B>,
     _ pC: some PropertyProtocol<C>,
     _ pD: some PropertyProtocol<D>
-  ) -> Property<(A, B, C, D)> where A == Output {
+  ) -> Property<(A, B, C, D)> {
     pA.combineLatest(with: pB, pC, pD)
   }
 
@@ -167,7 +171,7 @@ extension PropertyProtocol {
     _ pC: some PropertyProtocol<C>,
     _ pD: some PropertyProtocol<D>,
     _ pE: some PropertyProtocol<E>
-  ) -> Property<(A, B, C, D, E)> where A == Output {
+  ) -> Property<(A, B, C, D, E)> {
     pA.combineLatest(with: pB, pC, pD, pE)
   }
 
@@ -180,7 +184,7 @@ extension PropertyProtocol {
     _ pD: some PropertyProtocol<D>,
     _ pE: some PropertyProtocol<E>,
     _ pF: some PropertyProtocol<F>
-  ) -> Property<(A, B, C, D, E, F)> where A == Output {
+  ) -> Property<(A, B, C, D, E, F)> {
     pA.combineLatest(with: pB, pC, pD, pE, pF)
   }
 
@@ -194,7 +198,7 @@ extension PropertyProtocol {
     _ pE: some PropertyProtocol<E>,
     _ pF: some PropertyProtocol<F>,
     _ pG: some PropertyProtocol<G>
-  ) -> Property<(A, B, C, D, E, F, G)> where A == Output {
+  ) -> Property<(A, B, C, D, E, F, G)> {
     pA.combineLatest(with: pB, pC, pD, pE, pF, pG)
   }
 
@@ -209,7 +213,7 @@ extension PropertyProtocol {
     _ pF: some PropertyProtocol<F>,
     _ pG: some PropertyProtocol<G>,
     _ pH: some PropertyProtocol<H>
-  ) -> Property<(A, B, C, D, E, F, G, H)> where A == Output {
+  ) -> Property<(A, B, C, D, E, F, G, H)> {
     pA.combineLatest(with: pB, pC, pD, pE, pF, pG, pH)
   }
 
@@ -225,7 +229,7 @@ extension PropertyProtocol {
     _ pG: some PropertyProtocol<G>,
     _ pH: some PropertyProtocol<H>,
     _ pI: some PropertyProtocol<I>
-  ) -> Property<(A, B, C, D, E, F, G, H, I)> where A == Output {
+  ) -> Property<(A, B, C, D, E, F, G, H, I)> {
     pA.combineLatest(with: pB, pC, pD, pE, pF, pG, pH, pI)
   }
 
@@ -242,7 +246,7 @@ extension PropertyProtocol {
     _ pH: some PropertyProtocol<H>,
     _ pI: some PropertyProtocol<I>,
     _ pJ: some PropertyProtocol<J>
-  ) -> Property<(A, B, C, D, E, F, G, H, I, J)> where A == Output {
+  ) -> Property<(A, B, C, D, E, F, G, H, I, J)> {
     pA.combineLatest(with: pB, pC, pD, pE, pF, pG, pH, pI, pJ)
   }
 }

@@ -16,11 +16,11 @@ extension PropertyProtocol {
   /// subscriber that comes later receives the latest pair, whose `previous` is the value before
   /// the current one, not `initial`). It stays subscribed while the returned property or any of
   /// its subscribers is alive.
+  @inlinable
   public func combinePrevious(_ initial: Output) -> Property<(Output, Output)> {
     Property(
-      storing: (initial, value),
-      following: Publishers.Scan(upstream: self, initialResult: (initial, initial)) {
-        ($0.1, $1)
-      })
+      deriving: Publishers.Scan(upstream: self, initialResult: (initial, initial)) { ($0.1, $1) },
+      from: self
+    ) { (initial, value) }
   }
 }

@@ -16,9 +16,17 @@ extension PropertyProtocol {
   /// If this property's current value satisfies `isIncluded`, it is the initial value instead
   /// of `initial`. The result is **eager**: it subscribes to this property once, at once, so it
   /// remembers the last included value for subscribers that come later. It stays subscribed
-  /// while the returned property or any of its subscribers is alive.
+  /// while the returned property or any of its subscribers is alive, and keeps this property
+  /// alive.
+  @inlinable
   public func filter(initial: Output, _ isIncluded: @escaping (Output) -> Bool) -> Property<Output>
   {
-    Property(storing: initial, following: Publishers.Filter(upstream: self, isIncluded: isIncluded))
+    Property(
+      deriving: Publishers.Filter(upstream: self, isIncluded: isIncluded).prepend(initial),
+      from: self
+    ) {
+      let current = value
+      return isIncluded(current) ? current : initial
+    }
   }
 }

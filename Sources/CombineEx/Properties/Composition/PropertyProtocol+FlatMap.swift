@@ -19,18 +19,20 @@ extension PropertyProtocol {
   /// kitchen.topic.value = "dinner"  // Prints: dinner
   /// ```
   ///
-  /// The result is lazy: its value is `transform(value).value`, and each subscriber subscribes
-  /// to this property, and to the property `transform` returns for each of its values,
-  /// cancelling the previous one (the core's `switchToLatest()`). Each switch publishes the new
-  /// inner property's current value. `transform` runs once per read and once per value per
-  /// subscriber, so it should return an existing property (a field of the value), not build a
-  /// new one with side effects.
+  /// The result is eager, like every composition: it subscribes to this property once, at once,
+  /// and to the property `transform` returns for each of its values, cancelling the previous one
+  /// (the core's `switchToLatest()`); every subscriber shares that one sequence, and its value is
+  /// the last value published. Each switch publishes the new inner property's current value.
+  /// `transform` runs once when `flatMap` is called and once per change of this property, never
+  /// for a read or a subscriber. The result keeps this property alive, not the other way round;
+  /// the inner properties are kept alive by the subscription to them, and should be existing
+  /// properties (a field of the value) rather than ones `transform` makes.
+  @inlinable
   public func flatMap<Inner: PropertyProtocol>(_ transform: @escaping (Output) -> Inner)
     -> Property<Inner.Output>
   {
     Property(
-      currentValue: { transform(self.value).value },
-      publisher: Publishers.Map(upstream: self, transform: transform).switchToLatest()
-        .eraseToAnyPublisher())
+      deriving: Publishers.Map(upstream: self, transform: transform).switchToLatest(), from: self
+    ) { transform(value).value }
   }
 }

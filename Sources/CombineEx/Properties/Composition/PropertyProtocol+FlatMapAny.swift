@@ -17,7 +17,7 @@ extension PropertyProtocol {
   /// ```
   ///
   /// It behaves as the generic ``flatMap(_:)``, which wins wherever both apply (this one is
-  /// disfavoured): it is lazy, and each switch publishes the new inner property's current value.
+  /// disfavoured): it is eager, and each switch publishes the new inner property's current value.
   @_disfavoredOverload
   public func flatMap<NewOutput>(
     _ transform: @escaping @Sendable (Output) -> any PropertyProtocol<NewOutput>

@@ -11,15 +11,19 @@ extension PropertyProtocol {
   /// print(fahrenheit.value)  // Prints: 212.0
   /// ```
   ///
-  /// The result is lazy and keeps no state: reading ``Property/value`` applies `transform` to
-  /// this property's current value, and each subscriber subscribes to this property and
-  /// receives `transform` of each value it publishes. So `transform` runs once per read and once
-  /// per value per subscriber, on the thread that reads or delivers: keep it cheap and free of
-  /// side effects. The result keeps this property alive, not the other way round.
+  /// The result is eager, like every composition: it subscribes to this property once, at once,
+  /// and caches the result. So `transform` runs once when `map` is called and once per change of
+  /// this property, whether or not anybody reads or observes the result, and never for a read
+  /// or a subscriber: ``Property/value`` returns the cached result, and every subscriber receives
+  /// the same results (a transform that makes an object gives every reader and subscriber the
+  /// same instance). `transform` runs on the thread that delivers the change (the one that set it). The result
+  /// keeps this property alive, not the other way round; its subscription to this property lasts
+  /// as long as the result or any of its subscribers.
+  @inlinable
   public func map<T>(_ transform: @escaping (Output) -> T) -> Property<T> {
-    Property(
-      currentValue: { transform(self.value) },
-      publisher: Publishers.Map(upstream: self, transform: transform).eraseToAnyPublisher())
+    Property(deriving: Publishers.Map(upstream: self, transform: transform), from: self) {
+      transform(value)
+    }
   }
 
   /// Derives a property whose value is the value at `keyPath` of this property's value.
@@ -32,7 +36,8 @@ extension PropertyProtocol {
   /// player.modify { $0.score += 10 }  // Prints: 10
   /// ```
   ///
-  /// Like the closure `map`, the result is lazy: it reads the key path of this property's value.
+  /// Like the closure `map`, the result is eager: it reads the key path once per change.
+  @inlinable
   public func map<T>(_ keyPath: KeyPath<Output, T>) -> Property<T> {
     map { $0[keyPath: keyPath] }
   }

@@ -12,13 +12,16 @@ extension PropertyProtocol where Output: Equatable {
   /// query.value = "combine"  // Prints: search 'combine'
   /// ```
   ///
-  /// The result is lazy: its value is this property's value, and each subscriber receives the
-  /// current value, then each value different from the last one it received. (Equality is an
-  /// equivalence, so the value always equals what every subscriber received last.)
+  /// The result is eager, like every composition: it subscribes to this property once, at once,
+  /// and every subscriber shares that one deduplicated sequence. Its value is the last value
+  /// published: for values equal but distinct (two objects with the same identifier), the one
+  /// that was published first stays. It stays subscribed while the returned property or any of
+  /// its subscribers is alive, and keeps this property alive.
+  @inlinable
   public func removeDuplicates() -> Property<Output> {
     Property(
-      currentValue: { self.value },
-      publisher: Publishers.RemoveDuplicates(upstream: self, predicate: ==).eraseToAnyPublisher())
+      deriving: Publishers.RemoveDuplicates(upstream: self, predicate: ==), from: self
+    ) { value }
   }
 }
 
@@ -42,12 +45,13 @@ extension PropertyProtocol {
   /// subscriber shares that one deduplicated sequence, so its value is the last value
   /// published (20.0 above while the source is at 20.6) and subscribers agree on it even when
   /// `predicate` is not an equivalence. It stays subscribed while the returned property or any
-  /// of its subscribers is alive.
+  /// of its subscribers is alive, and keeps this property alive.
+  @inlinable
   public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool)
     -> Property<Output>
   {
     Property(
-      storing: value,
-      following: Publishers.RemoveDuplicates(upstream: self, predicate: predicate))
+      deriving: Publishers.RemoveDuplicates(upstream: self, predicate: predicate), from: self
+    ) { value }
   }
 }

@@ -1,8 +1,7 @@
 import CombineExCore
 
-/// The state behind a property that follows a publisher eagerly (``Property/init(initial:then:)``
-/// and the stateful compositions: `filter(initial:)`, `combinePrevious`, `removeDuplicates(by:)`,
-/// `zip`).
+/// The state behind a property that follows a publisher eagerly (``Property/init(initial:then:)``,
+/// and every composition, fed by a ``PropertyRelay``).
 ///
 /// It is a ``MutableProperty`` that can also finish, plus the subscription to the publisher it
 /// follows:
@@ -22,20 +21,29 @@ import CombineExCore
 /// subscriber is attached through a ``PropertyStorageSubscriber`` that holds the storage until the
 /// subscription ends). When the last of them goes, the storage is freed and its subscription to
 /// the followed publisher is cancelled.
+@usableFromInline
 final class PropertyStorage<Output>: Publisher {
+  @usableFromInline
   typealias Failure = Never
 
+  @usableFromInline
   let core: SubjectCore<Output, Never>
 
-  /// The value as of the last committed set. Guarded by `core.lock`.
-  private var currentValue: Output
+  /// The value as of the last committed set. Guarded by `core.lock`. (Unchecked exclusivity,
+  /// as `MutableProperty`'s: the lock serializes every access.)
+  @usableFromInline
+  @exclusivity(unchecked)
+  var currentValue: Output
 
   /// Whether the followed publisher finished. Guarded by `core.lock`.
-  private var isFinished = false
+  @usableFromInline
+  @exclusivity(unchecked)
+  var isFinished = false
 
   /// The subscription to the followed publisher. Guarded by `core.lock`; set once.
   private var upstream: AnyCancellable?
 
+  @inlinable
   init(_ initialValue: Output) {
     currentValue = initialValue
     core = SubjectCore(replaying: initialValue, nestsReentrantDeliveries: false)
@@ -58,11 +66,13 @@ final class PropertyStorage<Output>: Publisher {
 
   /// Keeps `subscription` (to the publisher the storage follows) for as long as the storage
   /// lives: for followers that subscribe on their own, as `lift(_:)` does.
+  @usableFromInline
   func hold(_ subscription: AnyCancellable) {
     core.lock.withLock { upstream = subscription }
   }
 
   /// Stores `value` and publishes it (ignored once finished).
+  @inlinable
   func send(_ value: Output) {
     var replaced = value  // released after the lock (its deinit may read `value`)
     core.perform(.value(value)) { _ in
@@ -73,6 +83,7 @@ final class PropertyStorage<Output>: Publisher {
   }
 
   /// Finishes every subscriber; the value stays.
+  @inlinable
   func finish() {
     core.perform(.completion(.finished)) { _ in
       guard !isFinished else { return false }
@@ -82,6 +93,9 @@ final class PropertyStorage<Output>: Publisher {
   }
 
   /// Attaches a subscriber, which keeps the storage alive until its subscription ends.
+  /// (Inlinable, as ``Property/receive(subscriber:)`` is: attaching in the subscriber's module
+  /// specializes the delivery path for the subscriber's type.)
+  @inlinable
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     let retaining = PropertyStorageSubscriber(downstream: subscriber, retained: self)
     var finishedValue: Output?
@@ -103,12 +117,13 @@ extension PropertyStorage: @unchecked Sendable where Output: Sendable {
 
 extension Property {
   /// Creates a property that starts with `initial` and follows `values`, which it subscribes to
-  /// once, at once (see ``PropertyStorage``): the building block of the eager compositions.
+  /// once, at once (see ``PropertyStorage``): the building block of `init(initial:then:)`.
   convenience init<Values: Publisher>(storing initial: Output, following values: Values)
   where Values.Output == Output, Values.Failure == Never {
     let storage = PropertyStorage(initial)
     storage.follow(values)
     self.init(
-      currentValue: { storage.value }, publisher: AnyPublisher(storage), retaining: storage)
+      currentValue: { storage.value }, publisher: AnyPublisher(storage), storage: storage,
+      retaining: storage)
   }
 }

@@ -28,28 +28,31 @@ extension PropertyCombinationSource {
 }
 
 extension Property {
-  /// The lazy `combineLatest` of `sources`: the value reads every source's current value; each
-  /// subscriber subscribes to every source (see ``PropertyCombination``).
+  /// The eager `combineLatest` of `sources`: subscribes to them once, at once, and stores the
+  /// latest combination (see ``PropertyCombination`` and ``PropertyRelay``).
   static func combiningLatest<Element>(
     _ sources: [PropertyCombinationSource<Element>], _ makeOutput: @escaping ([Element]) -> Output
   ) -> Property<Output> {
-    Property(
-      currentValue: { makeOutput(sources.map { $0.currentValue() }) },
-      publisher: Publishers.Map(
-        upstream: PropertyCombination(sources: sources.map(\.publisher), strategy: .latest),
-        transform: makeOutput
-      ).eraseToAnyPublisher())
+    combining(sources, strategy: .latest, makeOutput)
   }
 
   /// The eager `zip` of `sources`: subscribes to them once, at once, and stores the latest
-  /// tuple (see ``PropertyStorage``).
+  /// tuple (see ``PropertyCombination`` and ``PropertyRelay``).
   static func zipping<Element>(
     _ sources: [PropertyCombinationSource<Element>], _ makeOutput: @escaping ([Element]) -> Output
   ) -> Property<Output> {
+    combining(sources, strategy: .zip, makeOutput)
+  }
+
+  private static func combining<Element>(
+    _ sources: [PropertyCombinationSource<Element>], strategy: PropertyCombinationStrategy,
+    _ makeOutput: @escaping ([Element]) -> Output
+  ) -> Property<Output> {
     Property(
-      storing: makeOutput(sources.map { $0.currentValue() }),
-      following: Publishers.Map(
-        upstream: PropertyCombination(sources: sources.map(\.publisher), strategy: .zip),
-        transform: makeOutput))
+      deriving: Publishers.Map(
+        upstream: PropertyCombination(sources: sources.map(\.publisher), strategy: strategy),
+        transform: makeOutput),
+      from: sources  // their `currentValue` closures hold the properties
+    ) { makeOutput(sources.map { $0.currentValue() }) }
   }
 }
