@@ -5,8 +5,8 @@ import Foundation
 // applies Combine's operator to a new wrapped publisher, inside a new `Deferred`, so every
 // subscription builds its own chain. They are disfavoured, as in the original: Combine's forms
 // (cold here as well, see `ColdPublisher`) win unless the caller names the `Deferred<…>` type.
-// Generated from one table for `Deferred` and `AnyDeferredPublisher` (the two types with a
-// `WrappedPublisher`), so that the two sets cannot drift apart.
+// `Deferred` and `AnyDeferredPublisher` (the two types with a `WrappedPublisher`) have the same
+// set, form for form: change AnyDeferredPublisher+LiftedOperators.swift with this file.
 extension Deferred {
   /// Transforms each value; the transform is applied inside a new `Deferred`.
   ///
