@@ -152,6 +152,10 @@ public final class MutableProperty<Output>: PropertyProtocol {
   }
 }
 
+// Attaches every subscriber to its `SubjectCore` at once: a `sink` keeps its closures in the
+// subscription the property hands out (one object fewer per subscription).
+extension MutableProperty: AttachesSubscribersToSubject {}
+
 extension MutableProperty: @unchecked Sendable where Output: Sendable {
   // @unchecked Sendable: `currentValue` and `version` are guarded by `core.lock`, and delivery
   // is serialized by `core`'s token.

@@ -104,6 +104,10 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
   }
 }
 
+// Attaches every subscriber to its `SubjectCore` at once: a `sink` keeps its closures in the
+// subscription the subject hands out (one object fewer per subscription).
+extension ReplaySubject: AttachesSubscribersToSubject {}
+
 extension ReplaySubject: @unchecked Sendable where Output: Sendable {
   // @unchecked Sendable: `isComplete` is guarded by `core.lock`; the buffer is touched only by
   // the thread holding the core's delivery token; the rest lives in `core`, which is
