@@ -54,8 +54,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == NewOutput, S.Failure == Failure {
       upstream.receive(
-        subscriber: ElementOperator(
-          logic: AttemptMapLogic(transform: transform), downstream: subscriber))
+        subscriber: OperatorDriver(AttemptMapLogic(transform: transform), downstream: subscriber))
     }
   }
 }
@@ -63,16 +62,20 @@ extension Publishers {
 // Each subscription subscribes the upstream once: cold when the upstream is.
 extension Publishers.AttemptMap: ColdPublisher where Upstream: ColdPublisher {}
 
-/// `attemptMap`: publish the success, or fail with the failure (the element-wise machinery
+/// `attemptMap`: publish the success, or fail with the failure (the core's operator driver
 /// cancels the upstream first).
-private struct AttemptMapLogic<Input, Output, Failure: Error>: ElementLogic {
+private struct AttemptMapLogic<Input, Output, Failure: Error>: OperatorLogic {
   typealias UpstreamFailure = Failure
 
   let transform: (Input) -> Result<Output, Failure>
 
   var name: String { "AttemptMap" }
 
-  func receive(_ input: Input) -> ElementStep<Output, Failure> {
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see the
+  /// core's `OperatorLogic.cancelBeforeSubscriptionEnds`).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, Failure> {
     switch transform(input) {
     case .success(let output): .emit(output)
     case .failure(let error): .fail(error)

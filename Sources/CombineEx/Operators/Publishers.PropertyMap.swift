@@ -83,18 +83,18 @@ extension Publishers {
       let models = PropertyMapModels<Element, TransformOutput>(
         removeDuplicates: removeDuplicates, transform: transform)
       upstream.receive(
-        subscriber: ElementOperator(
-          logic: PropertyMapLogic<Element, TransformOutput, Failure>(models: models),
+        subscriber: OperatorDriver(
+          PropertyMapLogic<Element, TransformOutput, Failure>(models: models),
           downstream: subscriber))
     }
   }
 }
 
 /// `propertyMap`: publish the models when the ids changed, else skip (the unit of demand goes
-/// back upstream). The element-wise machinery enforces the rules (nothing after the end or a
+/// back upstream). The core's operator driver enforces the rules (nothing after the end or a
 /// cancel).
 private struct PropertyMapLogic<Element: Identifiable & Equatable, Model, Failure: Error>:
-  ElementLogic
+  OperatorLogic
 {
   typealias UpstreamFailure = Failure
 
@@ -102,7 +102,11 @@ private struct PropertyMapLogic<Element: Identifiable & Equatable, Model, Failur
 
   var name: String { "PropertyMap" }
 
-  func receive(_ input: [Element]) -> ElementStep<[Model], Failure> {
+  /// A cancel before the upstream's subscription is only noted, as before the driver (see the
+  /// core's `OperatorLogic.cancelBeforeSubscriptionEnds`).
+  var cancelBeforeSubscriptionEnds: Bool { false }
+
+  func receive(_ input: [Element], _: inout Void) -> OperatorStep<[Model], Failure> {
     if let output = models.update(with: input) { return .emit(output) }
     return .skip
   }

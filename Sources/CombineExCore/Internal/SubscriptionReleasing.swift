@@ -17,8 +17,8 @@ extension Subscribers.Assign: SubscriptionReleasing {}
 extension MapSubscriber: SubscriptionReleasing where Downstream: SubscriptionReleasing {}
 extension FilterSubscriber: SubscriptionReleasing where Downstream: SubscriptionReleasing {}
 extension CompactMapSubscriber: SubscriptionReleasing where Downstream: SubscriptionReleasing {}
-extension ElementOperator: SubscriptionReleasing {}
-extension ReducingOperator: SubscriptionReleasing {}
+// A driver lets go of its upstream subscription when the operator ends.
+extension OperatorDriver: SubscriptionReleasing {}
 // A merge input's subscription is held by its storage, which lets go of it when the input
 // completes, when another input fails and when the downstream cancels.
 extension MergeInput: SubscriptionReleasing {}

@@ -3,6 +3,10 @@
 /// under the lock, and performs the returned action (cancelling, requesting, delivering) after
 /// releasing it. Inputs reach it through ``CombiningInput`` subscribers.
 ///
+/// A multi-input machine, not an ``OperatorDriver``: values arrive from several inputs on
+/// several threads at once and are combined before delivery, one deliverer at a time
+/// (``DeliveryQueue``).
+///
 /// Package-visible: CombineEx's `Publishers.Aggregate` uses it with values of its own.
 @usableFromInline
 package final class CombiningStorage<Values: CombiningValues, Downstream: Subscriber>: Subscription,

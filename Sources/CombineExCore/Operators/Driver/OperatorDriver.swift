@@ -1,0 +1,260 @@
+/// The subscription of every operator with one upstream that keeps state or may end early: it
+/// sits between the upstream and the downstream, runs the operator's ``OperatorLogic`` on the
+/// upstream's events, and does everything else once for all of them, by running an
+/// ``OperatorStateMachine`` under its lock and performing what the transitions return after
+/// releasing it.
+///
+/// So every operator it runs gets the same rules (ARCHITECTURE.md section 1), from one place:
+/// at most one completion, and nothing after it or after `cancel` (even a cancel made from
+/// inside `receive`); ending early cancels the upstream first; a cancel reaches the upstream
+/// and releases the downstream; a misbehaving upstream (values before its subscription or
+/// after its completion, a second subscription) changes nothing; no lock is held while calling
+/// the logic, the downstream or the upstream. Per value it takes its lock once (twice when the
+/// logic tracks outstanding demand and the downstream returns some, or when a second input can
+/// end the operator during the delivery).
+///
+/// Publishers subscribe it with `upstream.receive(subscriber: OperatorDriver(logic, downstream:))`;
+/// operators whose downstream receives its subscription before the upstream is subscribed use
+/// ``start(downstreamFirst:)``, and the `untilOutputFrom` operators ``start(upstream:other:)``.
+///
+/// Package-visible, with ``OperatorLogic``: CombineEx's `attemptMap` and `propertyMap` run on
+/// it.
+// @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; `state` is touched only
+// by upstream events, which are serial; `logic` is immutable.
+package final class OperatorDriver<Logic: OperatorLogic, Downstream: Subscriber>: Subscriber,
+  Subscription, CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
+  package typealias Input = Logic.Input
+  package typealias Failure = Logic.UpstreamFailure
+  typealias Machine = OperatorStateMachine<Logic.Output, Logic.Failure>
+
+  private let lock = Lock()
+  private var machine: Machine
+  /// Released when the completion is handed out or the downstream cancels.
+  private var downstream: Downstream?
+  private let logic: Logic
+  /// The logic's state. Upstream events are serial, but one may nest inside another: a closure
+  /// of the logic (`handleEvents`' `receiveOutput`, `tryMap`'s transform) may send into its own
+  /// upstream, which then calls in again on the same thread before the first call returns. The
+  /// runtime's exclusivity check would stop the program there (two `inout` accesses to
+  /// `state`), so it is off: the nested call sees, and leaves, the state as it is at that
+  /// moment, and for the logics without state there is nothing to share. (In a cell that is
+  /// never empty: an empty stored property shares its address with its neighbour, and the
+  /// thread sanitizer reports an access to it as a race with that neighbour.)
+  @exclusivity(unchecked)
+  private var state: StateCell<Logic.State>
+  /// ``OperatorStateMachine/tracksDeliveries``, read without the lock.
+  private let tracksDeliveries: Bool
+
+  package init(_ logic: Logic, downstream: Downstream) {
+    self.logic = logic
+    self.downstream = downstream
+    state = StateCell(value: logic.initialState)
+    machine = Machine(
+      demandTracking: logic.demandTracking, otherInput: logic.otherInput,
+      cancelBeforeSubscriptionEnds: logic.cancelBeforeSubscriptionEnds)
+    tracksDeliveries = machine.tracksDeliveries
+  }
+
+  package var description: String { logic.name }
+
+  // MARK: Starting
+
+  /// Hands the downstream its subscription, then subscribes the driver to `upstream`. Demand
+  /// requested before the upstream's subscription arrives waits for it.
+  package func start<Upstream: Publisher>(downstreamFirst upstream: Upstream)
+  where Upstream.Output == Input, Upstream.Failure == Failure {
+    subscribeDownstream()
+    // Subscribed even after a cancel from inside `receive(subscription:)`: the upstream's
+    // subscription is then cancelled as soon as it arrives.
+    upstream.receive(subscriber: self)
+  }
+
+  /// The `untilOutputFrom` operators: hands the downstream its subscription, then subscribes
+  /// `other` (asking it for one value), then `upstream`, each unless the operator ended
+  /// meanwhile.
+  package func start<Upstream: Publisher, Other: Publisher>(upstream: Upstream, other: Other)
+  where
+    Upstream.Output == Input, Upstream.Failure == Failure,
+    Other.Failure == Logic.OtherFailure
+  {
+    subscribeDownstream()
+    guard isLive else { return }
+    other.receive(subscriber: OtherInput<Logic, Downstream, Other.Output>(driver: self))
+    guard isLive else { return }
+    upstream.receive(subscriber: self)
+  }
+
+  private func subscribeDownstream() {
+    let downstream = lock.withLock { () -> Downstream? in
+      machine.downstreamSubscribed()
+      return self.downstream
+    }
+    downstream?.receive(subscription: self)
+  }
+
+  private var isLive: Bool { lock.withLock { machine.isLive } }
+
+  // MARK: Subscriber (upstream side)
+
+  package func receive(subscription: any Subscription) {
+    let (action, downstream) = lock.withLock {
+      (machine.receive(subscription: subscription), self.downstream)
+    }
+    switch action {
+    case .cancel:
+      subscription.cancel()
+    case .start(let handToDownstream, let demand):
+      logic.subscribed(to: subscription)
+      if handToDownstream { downstream?.receive(subscription: self) }
+      let total = demand + logic.initialDemand
+      if total > .none { subscription.request(total) }
+    }
+  }
+
+  package func receive(_ input: Input) -> Subscribers.Demand {
+    let (admission, downstream) = lock.withLock { (machine.admitValue(), self.downstream) }
+    switch admission {
+    case .ignore: return .none
+    case .skip: return .max(1)
+    case .deliver: break
+    }
+    var demand = Subscribers.Demand.none
+    if let downstream { demand = perform(logic.receive(input, &state.value), to: downstream) }
+    guard tracksDeliveries else { return demand }
+    // An ending decided during the delivery (on another thread, or re-entrantly) waited for it.
+    var ended = false
+    run { machine in
+      guard let action = machine.delivered() else { return Machine.Action() }
+      ended = true
+      return action
+    }
+    return ended ? .none : demand
+  }
+
+  /// Performs the logic's step for a value; returns the demand to give back to the upstream.
+  private func perform(
+    _ step: OperatorStep<Logic.Output, Logic.Failure>, to downstream: Downstream
+  ) -> Subscribers.Demand {
+    switch step {
+    case .emit(let output):
+      let demand = downstream.receive(output)
+      if logic.demandTracking == .outstanding, demand > .none {
+        lock.withLock { machine.demandReturned(demand) }
+      }
+      return logic.returning(demand) { lock.withLock { machine.isSubscribed } }
+    case .skip:
+      return .max(1)
+    case .consume:
+      return .none
+    case .end(let ending):
+      run { $0.end(ending, cause: .value) }
+      return .none
+    }
+  }
+
+  package func receive(completion: Subscribers.Completion<Failure>) {
+    guard lock.withLock({ machine.isSubscribed }) else { return }
+    let ending = logic.receive(completion: completion, &state.value)
+    run { $0.end(ending, cause: .upstreamCompletion) }
+  }
+
+  // MARK: Second input
+
+  func receiveOther(subscription: any Subscription) {
+    if lock.withLock({ machine.receiveOther(subscription: subscription) }) {
+      subscription.request(.max(1))
+    } else {
+      subscription.cancel()
+    }
+  }
+
+  func receiveOtherValue() {
+    run { $0.receiveOtherValue() }
+  }
+
+  func receiveOther(completion: Subscribers.Completion<Logic.OtherFailure>) {
+    let ending = logic.otherCompleted(completion)
+    run { $0.receiveOtherCompletion(ending) }
+  }
+
+  // MARK: Subscription (downstream side)
+
+  package func request(_ demand: Subscribers.Demand) {
+    // `.some(nil)`: no upstream to pass the request to, but the logic still hears of it.
+    var forward: (any Subscription)?? = nil
+    run { machine in
+      switch machine.request(demand) {
+      case .ignore:
+        return Machine.Action()
+      case .forward(let upstream):
+        forward = upstream
+        return Machine.Action()
+      case .end(let action):
+        return action
+      }
+    }
+    if let forward { logic.request(demand, from: forward) }
+  }
+
+  package func cancel() {
+    let (action, released) = transition { $0.cancel() }
+    // The logic passes the cancel on (and may observe it).
+    logic.cancel(action.cancelUpstream)
+    action.cancelOther?.cancel()
+    if action.ended { logic.ended() }
+    // The downstream and whatever the cancel dropped are released here, after the lock.
+    _ = released
+  }
+
+  // MARK: Performing actions (never under the lock)
+
+  /// Runs `body` on the machine under the lock; returns its action and, if the action releases
+  /// the downstream, the downstream (taken out of the driver).
+  private func transition(
+    _ body: (inout Machine) -> Machine.Action
+  ) -> (Machine.Action, Downstream?) {
+    lock.withLock {
+      let action = body(&machine)
+      guard action.releasesDownstream else { return (action, nil) }
+      defer { downstream = nil }
+      return (action, downstream)
+    }
+  }
+
+  /// Runs a transition and performs its action: cancels first, then the delivery.
+  private func run(_ body: (inout Machine) -> Machine.Action) {
+    let (action, downstream) = transition(body)
+    action.cancelUpstream?.cancel()
+    action.cancelOther?.cancel()
+    if let ending = action.deliver, let downstream { deliver(ending, to: downstream) }
+    if action.ended { logic.ended() }
+  }
+
+  /// Delivers the operator's end: a value ending sends `.finished` after the value unless the
+  /// downstream cancelled from inside its `receive`.
+  private func deliver(
+    _ ending: OperatorEnding<Logic.Output, Logic.Failure>, to downstream: Downstream
+  ) {
+    switch ending {
+    case .completion(let completion):
+      downstream.receive(completion: completion)
+    case .last(let output), .result(.some(let output)):
+      _ = downstream.receive(output)
+      if lock.withLock({ machine.cancelled }) { return }
+      downstream.receive(completion: .finished)
+    case .result(.none):
+      downstream.receive(completion: .finished)
+    }
+  }
+}
+
+/// An ``OperatorDriver``'s logic state, stored with one more byte so that it is never empty.
+private struct StateCell<Value> {
+  var value: Value
+  private let nonEmpty: UInt8 = 0
+
+  init(value: Value) {
+    self.value = value
+  }
+}

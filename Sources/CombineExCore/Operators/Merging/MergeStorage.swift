@@ -1,0 +1,291 @@
+/// The subscription that `merge`, `MergeMany`, `flatMap(maxPublishers:)` and
+/// `switchToLatest()` hand their downstream: it owns the ``MergeStateMachine`` and the lock
+/// guarding it, runs each event through the machine under the lock, and performs the returned
+/// action (cancelling, requesting, delivering) after releasing it.
+///
+/// Inputs reach it through ``MergeInput`` subscribers, the upstream of flatMap and
+/// switchToLatest through a ``MergeUpstream``.
+///
+/// A multi-input machine, not an ``OperatorDriver``: values arrive from several inputs on
+/// several threads at once, so delivery needs a deliverer role and a buffer, and demand is
+/// shared out among the inputs.
+@usableFromInline
+final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+  @unchecked Sendable
+{
+  // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; a deliverer uses its
+  // own copy of `downstream`, and the machine lets only one caller at a time be the deliverer.
+  // The `var`s skip the runtime's exclusivity checks (`@exclusivity(unchecked)`): the lock
+  // already makes every access exclusive.
+  @usableFromInline
+  typealias Machine = MergeStateMachine<Downstream.Input, Downstream.Failure>
+
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  @exclusivity(unchecked)
+  var machine: Machine
+  /// Released (set to `nil`) when the completion is handed out or the downstream cancels.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var downstream: Downstream?
+
+  @usableFromInline
+  let description: String
+
+  @inlinable
+  init(mode: Machine.Mode, downstream: Downstream, name: String) {
+    machine = Machine(mode: mode)
+    self.downstream = downstream
+    description = name
+  }
+
+  /// Whether the merge still accepts inputs (used to skip subscribing inputs once it is over).
+  @inlinable
+  var isActive: Bool { lock.withLock { machine.isActive } }
+
+  /// Finishes an empty merge at once; called after the downstream received the subscription.
+  @inlinable
+  func start() {
+    perform(transition { $0.start() })
+  }
+
+  // MARK: Inputs
+
+  /// Subscribes a fixed input (`merge`, `MergeMany`), unless the merge is already over.
+  @inlinable
+  func subscribe<Input: Publisher>(_ input: Input, as id: Int)
+  where Input.Output == Downstream.Input, Input.Failure == Downstream.Failure {
+    guard isActive else { return }
+    input.receive(subscriber: MergeInput(storage: self, id: id))
+  }
+
+  /// Registers and subscribes a new input made from an upstream value (flatMap,
+  /// switchToLatest). `makeInput` runs only if the merge is still active.
+  @inlinable
+  func subscribeNewInput<Input: Publisher>(_ makeInput: () -> Input)
+  where Input.Output == Downstream.Input, Input.Failure == Downstream.Failure {
+    guard let (id, replaced) = lock.withLock({ machine.addInput() }) else { return }
+    for subscription in replaced { subscription.cancel() }
+    makeInput().receive(subscriber: MergeInput(storage: self, id: id))
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription, forInput id: Int) {
+    perform(transition { $0.receive(subscription: subscription, forInput: id) })
+  }
+
+  @inlinable
+  func receive(_ value: Downstream.Input, fromInput id: Int) -> Subscribers.Demand {
+    let downstream = lock.withLock { () -> Downstream? in
+      machine.receive(value, fromInput: id) ? self.downstream : nil
+    }
+    if let downstream { deliverValues(startingWith: value, to: downstream) }
+    // Inputs are asked for values explicitly (see `MergeStateMachine`), never through here.
+    return .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Downstream.Failure>, fromInput id: Int) {
+    perform(transition { $0.receive(completion: completion, fromInput: id) })
+  }
+
+  // MARK: Upstream (flatMap, switchToLatest)
+
+  @inlinable
+  func receiveUpstream(subscription: any Subscription) {
+    perform(transition { $0.receiveUpstream(subscription: subscription) })
+  }
+
+  @inlinable
+  func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>) {
+    perform(transition { $0.receiveUpstream(completion: completion) })
+  }
+
+  // MARK: Subscription
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    perform(transition { $0.request(demand) })
+  }
+
+  @inlinable
+  func cancel() {
+    let subscriptions = lock.withLock { () -> [any Subscription] in
+      downstream = nil
+      return machine.cancel()
+    }
+    for subscription in subscriptions { subscription.cancel() }
+  }
+
+  // MARK: Performing actions (never under the lock)
+
+  /// Runs a transition under the lock; returns its action and, if the action delivers, the
+  /// downstream to deliver to (released here when the delivery is the completion).
+  @inlinable
+  func transition(
+    _ body: (inout Machine) -> Machine.Action
+  ) -> (action: Machine.Action, downstream: Downstream?) {
+    lock.withLock {
+      let action = body(&machine)
+      switch action.deliver {
+      case nil:
+        return (action, nil)
+      case .value:
+        return (action, downstream)
+      case .finished, .failure:
+        defer { downstream = nil }
+        return (action, downstream)
+      }
+    }
+  }
+
+  @inlinable
+  func perform(_ result: (action: Machine.Action, downstream: Downstream?)) {
+    performUpstreamCalls(result.action)
+    if let delivery = result.action.deliver, let downstream = result.downstream {
+      deliver(delivery, to: downstream)
+    }
+  }
+
+  @inlinable
+  func performUpstreamCalls(_ action: Machine.Action) {
+    for subscription in action.cancel { subscription.cancel() }
+    for (subscription, demand) in action.request { subscription.request(demand) }
+  }
+
+  /// The deliverer's loop: sends `first`, then whatever the machine hands out next, until it
+  /// hands out nothing or a completion.
+  @inlinable
+  func deliver(_ first: Machine.Delivery, to downstream: Downstream) {
+    switch first {
+    case .value(let value):
+      deliverValues(startingWith: value, to: downstream)
+    case .finished:
+      downstream.receive(completion: .finished)
+    case .failure(let failure):
+      downstream.receive(completion: .failure(failure))
+    }
+  }
+
+  /// The deliverer's loop for values. Kept apart from the completions, and with a fast path
+  /// for the common case (nothing waiting, no new grants), so that a value costs two short
+  /// critical sections and no intermediate generic values.
+  @inlinable
+  func deliverValues(startingWith first: Downstream.Input, to downstream: Downstream) {
+    var value = first
+    while true {
+      let more = downstream.receive(value)
+      if lock.withLock({ machine.didDeliverWithNothingToDo(requesting: more) }) { return }
+      guard let next = afterDelivery(requesting: more, to: downstream) else { return }
+      value = next
+    }
+  }
+
+  /// The slow path after a delivery: performs the machine's action and returns the next value
+  /// to deliver, if any (a completion is delivered here).
+  @inlinable
+  func afterDelivery(
+    requesting more: Subscribers.Demand, to downstream: Downstream
+  ) -> Downstream.Input? {
+    let (action, _) = transition { $0.didDeliver(requesting: more) }
+    performUpstreamCalls(action)
+    switch action.deliver {
+    case nil:
+      return nil
+    case .value(let value):
+      return value
+    case .finished:
+      downstream.receive(completion: .finished)
+      return nil
+    case .failure(let failure):
+      downstream.receive(completion: .failure(failure))
+      return nil
+    }
+  }
+}
+
+/// The subscriber a merge attaches to each of its inputs: it tags the input's events with the
+/// input's identifier and hands them to the ``MergeStorage``.
+@usableFromInline
+final class MergeInput<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+  @usableFromInline
+  typealias Input = Downstream.Input
+  @usableFromInline
+  typealias Failure = Downstream.Failure
+
+  @usableFromInline
+  let storage: MergeStorage<Downstream>
+  @usableFromInline
+  let id: Int
+
+  @inlinable
+  init(storage: MergeStorage<Downstream>, id: Int) {
+    self.storage = storage
+    self.id = id
+  }
+
+  @inlinable
+  var description: String { storage.description }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    storage.receive(subscription: subscription, forInput: id)
+  }
+
+  @inlinable
+  func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+    storage.receive(input, fromInput: id)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+    storage.receive(completion: completion, fromInput: id)
+  }
+}
+
+/// The subscriber flatMap and switchToLatest attach to their upstream: each value becomes a new
+/// input of the ``MergeStorage``, through `transform`.
+@usableFromInline
+final class MergeUpstream<Upstream: Publisher, Child: Publisher, Downstream: Subscriber>:
+  Subscriber, CustomStringConvertible
+where
+  Child.Output == Downstream.Input, Child.Failure == Downstream.Failure,
+  Upstream.Failure == Downstream.Failure
+{
+  @usableFromInline
+  typealias Input = Upstream.Output
+  @usableFromInline
+  typealias Failure = Upstream.Failure
+
+  @usableFromInline
+  let storage: MergeStorage<Downstream>
+  @usableFromInline
+  let transform: (Upstream.Output) -> Child
+
+  @inlinable
+  init(storage: MergeStorage<Downstream>, transform: @escaping (Upstream.Output) -> Child) {
+    self.storage = storage
+    self.transform = transform
+  }
+
+  @inlinable
+  var description: String { storage.description }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    storage.receiveUpstream(subscription: subscription)
+  }
+
+  @inlinable
+  func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+    storage.subscribeNewInput { transform(input) }
+    // The upstream is asked for values explicitly (see `MergeStateMachine`).
+    return .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+    storage.receiveUpstream(completion: completion)
+  }
+}

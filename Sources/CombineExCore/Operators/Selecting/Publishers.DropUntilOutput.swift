@@ -1,0 +1,112 @@
+extension Publisher {
+  /// Ignores elements from the upstream publisher until it receives an element from a second
+  /// publisher.
+  ///
+  /// ```swift
+  /// let values = PassthroughSubject<Int, Never>()
+  /// let start = PassthroughSubject<Void, Never>()
+  /// let cancellable = values.drop(untilOutputFrom: start).sink { print($0) }
+  /// values.send(1)  // dropped: `start` has not sent anything yet
+  /// start.send()
+  /// values.send(2)
+  /// values.send(3)
+  /// // Prints: 2, 3
+  /// ```
+  ///
+  /// The second publisher's first value, sent from any thread, lets every later upstream value
+  /// through (the second publisher is then cancelled: only its first value matters). If it
+  /// completes before sending a value, the result completes the same way and cancels the
+  /// upstream. A dropped value gives its unit of demand back to the upstream, so the subscriber
+  /// still receives as many values as it asked for. See ``Publishers/DropUntilOutput``.
+  ///
+  /// - Parameter publisher: A publisher to monitor for its first emitted element.
+  /// - Returns: A publisher that drops elements from the upstream publisher until the `other`
+  ///   publisher produces a value.
+  public func drop<P: Publisher>(untilOutputFrom publisher: P)
+    -> Publishers.DropUntilOutput<Self, P>
+  where Failure == P.Failure {
+    Publishers.DropUntilOutput(upstream: self, other: publisher)
+  }
+}
+
+extension Publishers {
+  /// A publisher that ignores elements from the upstream publisher until it receives an
+  /// element from a second publisher.
+  ///
+  /// The downstream receives its subscription first; then `other` is subscribed (and asked for
+  /// one value), then `upstream`.
+  /// - **Values.** Upstream values are dropped until `other` sends its first value; from then
+  ///   on they pass straight through, as the upstream delivers them.
+  /// - **Demand** passes straight through to the upstream (demand requested before the
+  ///   upstream's subscription arrives waits for it). A dropped value gives its unit of demand
+  ///   back to the upstream, so the downstream still receives as many values as it asked for
+  ///   once `other` has sent its value.
+  /// - **Completion.** The upstream's completion passes through (and cancels `other`). If
+  ///   `other` completes before sending a value, the result completes the same way (finished
+  ///   or failed) and cancels the upstream. Once `other` has sent its value it is cancelled,
+  ///   and its completion no longer matters.
+  /// - **Cancellation** cancels the upstream and `other`, and releases the downstream.
+  /// - **Threading.** `other` may send from any thread, concurrently with the upstream: its
+  ///   value switches the state atomically, and the downstream receives one call at a time
+  ///   (values are only delivered after the switch, and `other`'s completion only matters
+  ///   before it).
+  public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
+  where Upstream.Failure == Other.Failure {
+    /// The kind of values published by this publisher: the upstream's.
+    public typealias Output = Upstream.Output
+
+    /// The kind of errors this publisher might publish: the upstream's.
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher that this publisher receives elements from.
+    public let upstream: Upstream
+
+    /// A publisher to monitor for its first emitted element.
+    public let other: Other
+
+    /// Creates a publisher that ignores elements from the upstream publisher until it receives
+    /// an element from another publisher.
+    ///
+    /// - Parameters:
+    ///   - upstream: A publisher to drop elements from while waiting for another publisher to
+    ///     emit elements.
+    ///   - other: A publisher to monitor for its first emitted element.
+    public init(upstream: Upstream, other: Other) {
+      self.upstream = upstream
+      self.other = other
+    }
+
+    /// Attaches the subscriber: it receives its subscription, then `other` and `upstream` are
+    /// subscribed, in that order.
+    public func receive<S: Subscriber>(subscriber: S)
+    where Upstream.Output == S.Input, Other.Failure == S.Failure {
+      OperatorDriver(DropUntilOutputLogic<Output, Failure>(), downstream: subscriber)
+        .start(upstream: upstream, other: other)
+    }
+  }
+}
+
+extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
+
+/// `drop(untilOutputFrom:)`: the driver's second input opens the gate (``OtherInputRole/start``);
+/// values that pass it go through unchanged.
+struct DropUntilOutputLogic<Input, Failure: Error>: OperatorLogic {
+  typealias UpstreamFailure = Failure
+  typealias OtherFailure = Failure
+
+  var name: String { "DropUntilOutput" }
+
+  var otherInput: OtherInputRole? { .start }
+
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
+    .emit(input)
+  }
+
+  /// Before its value (after it, the second input is cancelled and its completion ignored),
+  /// the second input's completion ends the result the same way.
+  func otherCompleted(
+    _ completion: Subscribers.Completion<Failure>
+  ) -> Subscribers.Completion<Failure>? {
+    completion
+  }
+}

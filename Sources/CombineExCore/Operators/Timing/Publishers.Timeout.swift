@@ -1,0 +1,262 @@
+extension Publisher {
+  /// Terminates publishing if the upstream publisher exceeds the specified time interval
+  /// without producing an element.
+  ///
+  /// A timer of `interval` starts when the subscription starts and restarts with every value
+  /// (and with the subscriber's first request, if it comes later). If it fires before the next
+  /// value, the upstream is cancelled and the publisher finishes, or fails with
+  /// `customError()` when given. Values and the upstream's completion are delivered from work
+  /// scheduled on `scheduler`.
+  ///
+  /// ```swift
+  /// let scheduler = DispatchQueue.test  // import CombineExTesting
+  /// let subject = PassthroughSubject<Int, Never>()
+  /// let cancellable = subject
+  ///   .timeout(.seconds(5), scheduler: scheduler)
+  ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// subject.send(1)
+  /// scheduler.advance(by: .seconds(4))  // Prints: 1
+  /// scheduler.advance(by: .seconds(1))  // Prints: finished (five seconds without a value)
+  /// ```
+  ///
+  /// - Demand: passes straight to the upstream; the demand a delivered value returns is
+  ///   requested from the upstream.
+  /// - Cancellation: cancels the timer and the upstream; nothing is delivered once `cancel()`
+  ///   has returned. A timeout drops values still waiting for delivery.
+  ///
+  /// - Parameters:
+  ///   - interval: The maximum time interval the publisher can go without emitting an
+  ///     element, expressed in the time system of the scheduler.
+  ///   - scheduler: The scheduler to deliver events on.
+  ///   - options: Scheduler options that customize the delivery of elements.
+  ///   - customError: A closure that executes if the publisher times out. The publisher sends
+  ///     the failure returned by this closure to the subscriber as the reason for termination.
+  /// - Returns: A publisher that terminates if the specified interval elapses with no events
+  ///   received from the upstream publisher.
+  public func timeout<S: Scheduler>(
+    _ interval: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil,
+    customError: (() -> Failure)? = nil
+  ) -> Publishers.Timeout<Self, S> {
+    Publishers.Timeout(
+      upstream: self, interval: interval, scheduler: scheduler, options: options,
+      customError: customError)
+  }
+}
+
+extension Publishers {
+  /// A publisher that terminates if the upstream goes too long without producing an element.
+  public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
+    /// The kind of values published by this publisher: the upstream's.
+    public typealias Output = Upstream.Output
+
+    /// The kind of errors this publisher might publish: the upstream's.
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The maximum time interval the publisher can go without emitting an element.
+    public let interval: Context.SchedulerTimeType.Stride
+
+    /// The scheduler on which to deliver events.
+    public let scheduler: Context
+
+    /// Scheduler options that customize the delivery of elements.
+    public let options: Context.SchedulerOptions?
+
+    /// A closure that returns the failure to publish on timeout (`nil`: finish normally).
+    public let customError: (() -> Upstream.Failure)?
+
+    /// Creates a publisher that times `upstream` out after `interval` without a value.
+    public init(
+      upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+      options: Context.SchedulerOptions?,
+      customError: (() -> Publishers.Timeout<Upstream, Context>.Failure)?
+    ) {
+      self.upstream = upstream
+      self.interval = interval
+      self.scheduler = scheduler
+      self.options = options
+      self.customError = customError
+    }
+
+    /// Attaches the subscriber through a subscription with a timeout timer.
+    public func receive<S: Subscriber>(subscriber: S)
+    where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
+      upstream.receive(
+        subscriber: TimeoutSubscription<Upstream, Context, S>(
+          downstream: subscriber, interval: interval, scheduler: scheduler, options: options,
+          customError: customError))
+    }
+  }
+}
+
+/// The subscription of ``Publishers/Timeout``.
+///
+/// State (under `lock`): the upstream link, the current timer and its generation (bumped by
+/// every restart, so that a timer that fires after a restart does nothing), and whether the
+/// timer runs yet. Values and the completion go through a ``SerialOutbox`` from work scheduled
+/// at once; a timeout replaces whatever is still waiting with its completion.
+///
+/// Not on the ``OperatorDriver``: it delivers from work scheduled on the scheduler, on any
+/// thread, so the subscriber sits in a ``SerialOutbox`` (one deliverer at a time, in order)
+/// and the operator's state is shared with its timers; the driver delivers on the upstream's
+/// thread only.
+final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
+  Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+  // @unchecked Sendable: every mutable property is guarded by `lock`; the outbox is
+  // thread-safe; the rest are constants.
+  typealias Input = Upstream.Output
+  typealias Failure = Upstream.Failure
+
+  private let lock = Lock()
+  private var status = OperatorStatus.awaitingSubscription
+  private var generation: UInt64 = 0
+  private var timer: (any Cancellable)?
+  /// Whether `receive(subscription:)` has handed the subscription downstream and started the
+  /// timer; a first request after that restarts the timer.
+  private var started = false
+  private var hasRequested = false
+  private let outbox: SerialOutbox<Downstream>
+  private let interval: Context.SchedulerTimeType.Stride
+  private let scheduler: Context
+  private let options: Context.SchedulerOptions?
+  private let customError: (() -> Failure)?
+
+  init(
+    downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
+    options: Context.SchedulerOptions?, customError: (() -> Failure)?
+  ) {
+    outbox = SerialOutbox(downstream: downstream)
+    self.interval = interval
+    self.scheduler = scheduler
+    self.options = options
+    self.customError = customError
+  }
+
+  var description: String { "Timeout" }
+
+  // MARK: Subscriber (upstream side)
+
+  func receive(subscription: any Subscription) {
+    let accepted = lock.withLock { () -> Bool in
+      guard case .awaitingSubscription = status else { return false }
+      status = .subscribed(subscription)
+      return true
+    }
+    guard accepted else {
+      subscription.cancel()
+      return
+    }
+    outbox.start(self)
+    lock.withLock { started = true }
+    restartTimer()
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard lock.withLock({ status.isSubscribed }) else { return .none }
+    restartTimer()
+    guard outbox.enqueue(.value(input)) else { return .none }
+    scheduler.schedule(options: options) { [self] in deliver() }
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let timer = lock.withLock { () -> (any Cancellable)?? in
+      guard status.isSubscribed else { return nil }
+      status = .terminated
+      generation &+= 1
+      defer { self.timer = nil }
+      return .some(self.timer)
+    }
+    guard let timer else { return }
+    timer?.cancel()
+    guard outbox.enqueue(.completion(completion)) else { return }
+    scheduler.schedule(options: options) { [self] in deliver() }
+  }
+
+  /// Scheduled work: delivers one event and requests the demand the downstream returned.
+  private func deliver() {
+    let demand = outbox.deliverOne()
+    guard demand > .none else { return }
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      guard case .subscribed(let upstream) = status else { return nil }
+      return upstream
+    }
+    upstream?.request(demand)
+  }
+
+  /// Cancels the current timer and starts a new one of `interval` from now.
+  private func restartTimer() {
+    let (current, previous) = lock.withLock { () -> (UInt64?, (any Cancellable)?) in
+      guard status.isSubscribed else { return (nil, nil) }
+      generation &+= 1
+      defer { timer = nil }
+      return (generation, timer)
+    }
+    previous?.cancel()
+    guard let current else { return }
+    // A repeating schedule, as in Combine, only so that it can be cancelled.
+    let newTimer = scheduler.schedule(
+      after: scheduler.now.advanced(by: interval), interval: interval,
+      tolerance: scheduler.minimumTolerance, options: options
+    ) { [self] in
+      timeOut(current)
+    }
+    let stale = lock.withLock { () -> Bool in
+      guard status.isSubscribed, generation == current else { return true }
+      timer = newTimer
+      return false
+    }
+    if stale { newTimer.cancel() }
+  }
+
+  /// The timer of generation `fired` went off.
+  private func timeOut(_ fired: UInt64) {
+    let (upstream, timer) = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
+      guard fired == generation, case .subscribed(let upstream) = status else {
+        return (nil, nil)
+      }
+      status = .terminated
+      generation &+= 1
+      defer { self.timer = nil }
+      return (upstream, self.timer)
+    }
+    guard let upstream else { return }
+    timer?.cancel()
+    upstream.cancel()
+    let completion: Subscribers.Completion<Failure> =
+      customError.map { .failure($0()) } ?? .finished
+    guard outbox.replaceQueued(with: .completion(completion)) else { return }
+    _ = outbox.deliverOne()
+  }
+
+  // MARK: Subscription (downstream side)
+
+  func request(_ demand: Subscribers.Demand) {
+    let (upstream, restart) = lock.withLock { () -> ((any Subscription)?, Bool) in
+      guard case .subscribed(let upstream) = status else { return (nil, false) }
+      let first = !hasRequested && demand > .none
+      if first { hasRequested = true }
+      return (upstream, first && started)
+    }
+    if restart { restartTimer() }
+    upstream?.request(demand)
+  }
+
+  func cancel() {
+    let (upstream, timer) = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
+      defer {
+        status = .terminated
+        generation &+= 1
+        self.timer = nil
+      }
+      guard case .subscribed(let upstream) = status else { return (nil, self.timer) }
+      return (upstream, self.timer)
+    }
+    timer?.cancel()
+    outbox.close()
+    upstream?.cancel()
+  }
+}
