@@ -152,9 +152,12 @@ public final class MutableProperty<Output>: PropertyProtocol {
   }
 }
 
-// Attaches every subscriber to its `SubjectCore` at once: a `sink` keeps its closures in the
-// subscription the property hands out (one object fewer per subscription).
-extension MutableProperty: AttachesSubscribersToSubject {}
+extension MutableProperty {
+  /// `true`: every subscriber is attached to the property's core at once, so a `sink` keeps its
+  /// closures in the subscription the property hands out (one object fewer per subscription).
+  @inlinable
+  public static var _attachesSubscribersToSubject: Bool { true }
+}
 
 extension MutableProperty: @unchecked Sendable where Output: Sendable {
   // @unchecked Sendable: `currentValue` and `version` are guarded by `core.lock`, and delivery

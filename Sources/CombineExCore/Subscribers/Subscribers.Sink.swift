@@ -17,7 +17,7 @@ extension Publisher {
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
   ) -> AnyCancellable {
-    if Self.self is any AttachesSubscribersToSubject.Type {
+    if Self._attachesSubscribersToSubject {
       // A subject (or map, filter, compactMap of one): its subscription holds the closures
       // itself (one object instead of three; resolved at compile time in specialized code).
       return attachSubjectSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
@@ -129,11 +129,11 @@ extension Subscribers {
       accept(subscription, reportsDetach: false)
     }
 
-    /// `receive(subscription:)` from an upstream that calls ``upstreamDetached()`` once it
+    /// `receive(subscription:)` from an upstream that calls ``_upstreamDetached()`` once it
     /// has forgotten this sink after a cancel: values are then delivered without atomic
-    /// bookkeeping (``UpstreamDetachObserving``).
+    /// bookkeeping.
     @inlinable
-    func receive(subscriptionReportingDetach subscription: any Subscription) {
+    public func _receive(subscriptionReportingDetach subscription: any Subscription) {
       accept(subscription, reportsDetach: true)
     }
 
@@ -272,7 +272,7 @@ extension Subscribers {
     /// so after a cancel the closures can go (when the delivery that cancelled, if any, has
     /// returned).
     @inlinable
-    func upstreamDetached() {
+    public func _upstreamDetached() {
       guard state.load(ordering: .acquiring) & SinkState.terminated != 0 else { return }
       if deliveryDepth > 0 {
         releasesHandlersAfterDelivery = true
@@ -313,7 +313,7 @@ extension Subscribers {
         // The last delivery running, if any, releases them when it ends.
         if before & SinkState.deliveryMask == 0 { releaseHandlers() }
       }
-      // Otherwise the upstream calls `upstreamDetached()` once no delivery runs.
+      // Otherwise the upstream calls `_upstreamDetached()` once no delivery runs.
       cancelled.subscription?.cancel()
     }
   }
@@ -349,7 +349,7 @@ enum SinkState {
   @inlinable
   static var terminated: UInt32 { 2 }
 
-  /// The upstream calls `upstreamDetached()` after a cancel:
+  /// The upstream calls `_upstreamDetached()` after a cancel:
   /// deliveries are not counted.
   @inlinable
   static var reportsDetach: UInt32 { 4 }

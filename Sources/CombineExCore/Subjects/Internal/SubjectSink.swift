@@ -1,5 +1,5 @@
 /// What `sink` attaches to a core subject, directly or through `map`, `filter` and
-/// `compactMap` (``AttachesSubscribersToSubject``), instead of a ``Subscribers/Sink``: the two
+/// `compactMap` (`Publisher._attachesSubscribersToSubject`), instead of a ``Subscribers/Sink``: the two
 /// closures alone, held by the subject's own subscription (a ``SubjectConduitTo``).
 ///
 /// A `subject.map { ... }.sink { ... }` is then two objects, the subscription and the
@@ -64,28 +64,47 @@ struct SubjectSink<Input, Failure: Error>: Subscriber, CustomStringConvertible {
 // the closures: the subscription (the `AnyCancellable`'s target) may be kept for ever.
 extension SubjectSink: SubscriptionReleasing {}
 
-/// A publisher that attaches every subscriber, before its `receive(subscriber:)` returns, to a
-/// subject built on ``SubjectCore`` (which hands the subscriber its subscription at once):
-/// `PassthroughSubject`, `CurrentValueSubject`, CombineEx's `MutableProperty` and
-/// `ReplaySubject`, and `map`, `filter` or `compactMap` of one.
-///
-/// `sink` on such a publisher attaches a ``SubjectSink`` instead of a ``Subscribers/Sink``.
-/// Package-visible, not a requirement of `Publisher`: the core declares only Combine's names;
-/// `sink`'s check (`Self.self is any AttachesSubscribersToSubject.Type`) is resolved at compile
-/// time in specialized code.
-@usableFromInline
-package protocol AttachesSubscribersToSubject {}
+// The publishers that attach every subscriber, before `receive(subscriber:)` returns, to a
+// subject built on `SubjectCore` (which hands it its subscription at once): `sink` on them
+// attaches a `SubjectSink` (`Publisher._attachesSubscribersToSubject`, which CombineEx's
+// `MutableProperty` and `ReplaySubject` also set).
 
-extension PassthroughSubject: AttachesSubscribersToSubject {}
-extension CurrentValueSubject: AttachesSubscribersToSubject {}
+extension PassthroughSubject {
+  /// `true`: a `sink` keeps its closures in the subject's subscription.
+  @inlinable
+  public static var _attachesSubscribersToSubject: Bool { true }
+}
+
+extension CurrentValueSubject {
+  /// `true`: a `sink` keeps its closures in the subject's subscription.
+  @inlinable
+  public static var _attachesSubscribersToSubject: Bool { true }
+}
 
 // The stateless links pass their subscriber up, wrapped, before `receive(subscriber:)` returns.
-extension Publishers.Map: AttachesSubscribersToSubject
-where Upstream: AttachesSubscribersToSubject {}
-extension Publishers.Filter: AttachesSubscribersToSubject
-where Upstream: AttachesSubscribersToSubject {}
-extension Publishers.CompactMap: AttachesSubscribersToSubject
-where Upstream: AttachesSubscribersToSubject {}
+extension Publishers.Map {
+  /// Whether the upstream attaches its subscribers to a subject.
+  @inlinable
+  public static var _attachesSubscribersToSubject: Bool {
+    Upstream._attachesSubscribersToSubject
+  }
+}
+
+extension Publishers.Filter {
+  /// Whether the upstream attaches its subscribers to a subject.
+  @inlinable
+  public static var _attachesSubscribersToSubject: Bool {
+    Upstream._attachesSubscribersToSubject
+  }
+}
+
+extension Publishers.CompactMap {
+  /// Whether the upstream attaches its subscribers to a subject.
+  @inlinable
+  public static var _attachesSubscribersToSubject: Bool {
+    Upstream._attachesSubscribersToSubject
+  }
+}
 
 extension Publisher {
   /// `sink` on a publisher that attaches its subscribers to a subject: attaches a ``SubjectSink`` and returns an
