@@ -304,7 +304,8 @@ struct Runner {
     case .withinFactorOf(let other, let factor):
       guard let reference = medians[other] else { return nil }
       let actual = ours.median / reference
-      return (actual <= factor, "<=\(format(factor, 0))x \(other) (\(format(actual, 1))x)")
+      let digits = factor.rounded() == factor ? 0 : 1
+      return (actual <= factor, "<=\(format(factor, digits))x \(other) (\(format(actual, 1))x)")
     case .atMostBytes(let bytes):
       return (ours.median <= bytes, "<=\(format(bytes, 0)) B")
     case .noAllocations:

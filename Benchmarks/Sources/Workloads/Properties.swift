@@ -24,7 +24,13 @@ func propertyWorkloads() -> [Workload] {
         "j3", "Store.dispatch, 3 middlewares, reducer", unit: "action",
         body: storeDispatch),
       Workload(
-        "j4", "Property.map, 10 sinks, set source", unit: "set (x10)",
+        "j4", "DeferredFuture.map.flatMap.sink: subscribe to value", unit: "subscription",
+        body: deferredFutureChain),
+      Workload(
+        "j5", "Property.map: set the source, read the mapped value", unit: "set",
+        body: propertyMapRead),
+      Workload(
+        "j6", "Property.map, 10 sinks, set source", unit: "set (x10)",
         body: mappedPropertyTenSinks),
     ]
   #endif
@@ -46,7 +52,7 @@ func propertyWorkloads() -> [Workload] {
 #endif
 
 #if !BENCH_OPENCOMBINE
-  /// j4: setting the source of a mapped property that has ten subscribers (one transform, when
+  /// j6: setting the source of a mapped property that has ten subscribers (one transform, when
   /// the composition caches it, and ten deliveries per set).
   func mappedPropertyTenSinks(_ bench: Bench) {
     let count = bench.size(200_000)
@@ -96,5 +102,39 @@ func propertyWorkloads() -> [Workload] {
       for index in 0..<count { store.dispatch(Increment(amount: index)) }
     }
     bench.consume(store.state)
+  }
+#endif
+
+#if !BENCH_OPENCOMBINE
+  /// j4: subscribing to a chain of futures (`map`, then `flatMap` into another) until its
+  /// value arrives.
+  func deferredFutureChain(_ bench: Bench) {
+    let count = bench.size(100_000)
+    let total = Total()
+    let chain = DeferredFuture<Int, Never> { promise in promise(.success(1)) }
+      .map { triple($0) }
+      .flatMap { value in DeferredFuture<Int, Never> { promise in promise(.success(value)) } }
+    bench.measure(units: count) {
+      for _ in 0..<count {
+        let cancellable = chain.sink { total.add($0) }
+        cancellable.cancel()
+      }
+    }
+    bench.consume(total.value)
+  }
+
+  /// j5: setting a property and reading a `map` of it (the mapped property follows at once).
+  func propertyMapRead(_ bench: Bench) {
+    let count = bench.size(200_000)
+    let source = MutableProperty(0)
+    let mapped = source.map { triple($0) }
+    let total = Total()
+    bench.measure(units: count) {
+      for index in 0..<count {
+        source.value = index
+        total.add(mapped.value)
+      }
+    }
+    bench.consume(total.value)
   }
 #endif

@@ -39,6 +39,34 @@ func receiveOnSerialQueue(_ bench: Bench) {
   bench.consume(total.value)
 }
 
+/// a2: h2's floor, with no library: one `async` per value on a serial dispatch queue, the region
+/// ending when the queue has run the last.
+func rawSerialQueueHop(_ bench: Bench) {
+  let count = bench.size(200_000)
+  let queue = DispatchQueue(label: "benchmarks.serial")
+  let total = HopTotal(Total())
+  let finished = DispatchSemaphore(value: 0)
+  bench.measure(units: count) {
+    for index in 0..<count { queue.async { total.add(index) } }
+    queue.async { finished.signal() }
+    finished.wait()
+  }
+  bench.consume(total.value)
+}
+
+/// A ``Total`` that the closures of a serial queue add to.
+private struct HopTotal: @unchecked Sendable {
+  // @unchecked Sendable: only the one serial queue adds, and the region's wait for its last
+  // closure orders every add before the total is read.
+  let total: Total
+
+  init(_ total: Total) { self.total = total }
+
+  func add(_ value: Int) { total.add(value) }
+
+  var value: Int { total.value }
+}
+
 #if BENCH_OPENCOMBINE
   /// A serial dispatch queue as OpenCombine's scheduler (`OpenCombineDispatch`'s wrapper).
   private func serialQueue() -> DispatchQueue.OCombine {

@@ -58,8 +58,12 @@ public func allWorkloads() -> [Workload] {
       "h1", "subject.receive(on: ImmediateScheduler).sink", unit: "element",
       targets: [.fasterThanOpenCombine(3), .noAllocations], body: receiveOnImmediateScheduler),
     Workload(
+      "a2", "raw hop: serial queue, async per value (no library)", unit: "element",
+      metric: .wallTime, body: rawSerialQueueHop),
+    Workload(
       "h2", "subject.receive(on: serial queue).sink", unit: "element",
-      metric: .wallTime, targets: [.fasterThanOpenCombine(3)], body: receiveOnSerialQueue),
+      metric: .wallTime, targets: [.fasterThanOpenCombine(3), .withinFactorOf("a2", 1.2)],
+      body: receiveOnSerialQueue),
     Workload(
       "i1", "K live subject.map.sink: memory", unit: "subscription", metric: .bytes,
       targets: [.atMostBytes(200)], body: liveSubscriptionBytes),
@@ -68,6 +72,15 @@ public func allWorkloads() -> [Workload] {
       targets: [.noAllocations], body: fanOut),
     Workload(
       "i3", "K live subject.map.sink: cancel each", unit: "subscription", body: cancelEach),
+    Workload(
+      "i4", "K live subject.sink: memory", unit: "subscription", metric: .bytes,
+      targets: [.atMostBytes(200)], body: liveSinkBytes),
+    Workload(
+      "i5", "K live CurrentValueSubject.map.sink: memory", unit: "subscription",
+      metric: .bytes, targets: [.atMostBytes(200)], body: liveCurrentValueMapSinkBytes),
+    Workload(
+      "i6", "K live CurrentValueSubject.sink: memory", unit: "subscription", metric: .bytes,
+      targets: [.atMostBytes(200)], body: liveCurrentValueSinkBytes),
   ]
   workloads += propertyWorkloads()
   return workloads

@@ -152,6 +152,13 @@ public final class MutableProperty<Output>: PropertyProtocol {
   }
 }
 
+extension MutableProperty {
+  /// `true`: every subscriber is attached to the property's core at once, so a `sink` keeps its
+  /// closures in the subscription the property hands out (one object fewer per subscription).
+  @inlinable
+  public static var _attachesSubscribersToSubject: Bool { true }
+}
+
 extension MutableProperty: @unchecked Sendable where Output: Sendable {
   // @unchecked Sendable: `currentValue` and `version` are guarded by `core.lock`, and delivery
   // is serialized by `core`'s token.

@@ -104,6 +104,13 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
   }
 }
 
+extension ReplaySubject {
+  /// `true`: every subscriber is attached to the subject's core at once, so a `sink` keeps its
+  /// closures in the subscription the subject hands out (one object fewer per subscription).
+  @inlinable
+  public static var _attachesSubscribersToSubject: Bool { true }
+}
+
 extension ReplaySubject: @unchecked Sendable where Output: Sendable {
   // @unchecked Sendable: `isComplete` is guarded by `core.lock`; the buffer is touched only by
   // the thread holding the core's delivery token; the rest lives in `core`, which is

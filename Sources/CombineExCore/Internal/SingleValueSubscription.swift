@@ -37,17 +37,23 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
   let phase = Atomic<UInt8>(Phase.starting.rawValue)
 
   /// Sends the value to the subscriber, then `.finished` unless it cancelled meanwhile; holds
-  /// the subscriber and the value until it runs or the subscription is cancelled.
+  /// the subscriber and the value until it runs or the subscription is cancelled. Called with
+  /// `false` after a cancel, it only tells the subscriber that no delivery will run (see
+  /// `handOver(_:reportingDetachTo:)`, with which the publishers hand this
+  /// subscription over).
   @usableFromInline
   @exclusivity(unchecked)
-  var delivery: ((SingleValueSubscription) -> Void)?
+  var delivery: ((SingleValueSubscription, _ delivers: Bool) -> Void)?
 
   @inlinable
   init<Downstream: Subscriber>(downstream: Downstream, value: Downstream.Input) {
-    delivery = { subscription in
+    delivery = { subscription, delivers in
+      guard delivers else { return reportDetach(to: downstream) }
       _ = downstream.receive(value)
       if subscription.endDelivery() {
         downstream.receive(completion: .finished)
+      } else {
+        reportDetach(to: downstream)
       }
     }
   }
@@ -66,7 +72,7 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
       phase.store(Phase.delivering.rawValue, ordering: .releasing)
       deliver()
     } else {
-      delivery = nil
+      detach()
     }
   }
 
@@ -96,7 +102,15 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
     let previous = phase.exchange(Phase.done.rawValue, ordering: .acquiringAndReleasing)
     // While starting, the starter owns `delivery` and cleans up in `start()`; while
     // delivering, `deliver()` already took it, and `endDelivery()` sees the cancel.
-    if previous == Phase.waiting.rawValue { delivery = nil }
+    if previous == Phase.waiting.rawValue { detach() }
+  }
+
+  /// After a cancel, with no delivery running: tells the subscriber, and lets go of it.
+  @inlinable
+  func detach() {
+    let delivery = self.delivery
+    self.delivery = nil
+    delivery?(self, false)
   }
 
   /// Runs the delivery once, releasing the subscriber and the value when it returns (rule 2:
@@ -105,7 +119,7 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
   func deliver() {
     let delivery = self.delivery
     self.delivery = nil
-    delivery?(self)
+    delivery?(self, true)
   }
 
   /// Called after the value was delivered: whether the completion follows (no cancel came).

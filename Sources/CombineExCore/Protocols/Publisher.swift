@@ -25,6 +25,23 @@ public protocol Publisher<Output, Failure> {
   /// Implementations must call the subscriber's ``Subscriber/receive(subscription:)`` exactly
   /// once, and then deliver at most as many values as the subscriber requests.
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+
+  /// Whether every subscriber is attached, before ``receive(subscriber:)`` returns, to a
+  /// subject of the library that hands it its subscription at once: `PassthroughSubject`,
+  /// `CurrentValueSubject`, CombineEx's `MutableProperty` and `ReplaySubject`, or `map`,
+  /// `filter` or `compactMap` of one.
+  ///
+  /// An implementation detail of `sink`, which then keeps its closures in the subject's own
+  /// subscription instead of a `Subscribers.Sink`. Not part of Combine's API: never implement
+  /// it; the default is `false`. (A requirement rather than a cast to an internal protocol,
+  /// which the runtime resolves on every `sink` call: about 100 instructions each.)
+  static var _attachesSubscribersToSubject: Bool { get }
+}
+
+extension Publisher {
+  /// `false`: a subscriber is not known to be attached to a subject of the library.
+  @inlinable
+  public static var _attachesSubscribersToSubject: Bool { false }
 }
 
 extension Publisher {

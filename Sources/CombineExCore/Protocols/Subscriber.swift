@@ -38,6 +38,34 @@ public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
 
   /// Tells the subscriber that the publisher has completed publishing, normally or with an error.
   func receive(completion: Subscribers.Completion<Failure>)
+
+  /// ``receive(subscription:)``, from an upstream that promises to call
+  /// ``_upstreamDetached()`` after the subscription is cancelled, once no delivery to this
+  /// subscriber runs and none will start.
+  ///
+  /// An implementation detail of the library (subjects, `Publishers.Sequence`, `Just`,
+  /// `Result.Publisher` and `Optional.Publisher` keep the promise; `Subscribers.Sink` then
+  /// delivers values without atomic bookkeeping and still releases its closures on cancel). Not
+  /// part of Combine's API: never implement it; the default calls ``receive(subscription:)``.
+  func _receive(subscriptionReportingDetach subscription: any Subscription)
+
+  /// Called by an upstream that handed this subscriber its subscription with
+  /// ``_receive(subscriptionReportingDetach:)``, once it has forgotten the subscriber after a
+  /// cancel (or a completion): no delivery to it runs, on any thread, and none will start. Not
+  /// part of Combine's API: never implement it; the default does nothing.
+  func _upstreamDetached()
+}
+
+extension Subscriber {
+  /// Calls ``receive(subscription:)``.
+  @inlinable
+  public func _receive(subscriptionReportingDetach subscription: any Subscription) {
+    receive(subscription: subscription)
+  }
+
+  /// Does nothing.
+  @inlinable
+  public func _upstreamDetached() {}
 }
 
 extension Subscriber where Input == Void {

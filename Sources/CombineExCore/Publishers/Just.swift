@@ -24,7 +24,7 @@ public struct Just<Output>: Publisher {
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
     let subscription = SingleValueSubscription(downstream: subscriber, value: output)
-    subscriber.receive(subscription: subscription)
+    handOver(subscription, reportingDetachTo: subscriber)
     subscription.start()
   }
 }

@@ -55,7 +55,7 @@ extension Optional {
     where Output == S.Input, Failure == S.Failure {
       if let output {
         let subscription = SingleValueSubscription(downstream: subscriber, value: output)
-        subscriber.receive(subscription: subscription)
+        handOver(subscription, reportingDetachTo: subscriber)
         subscription.start()
       } else {
         completeAtOnce(subscriber, with: .finished)

@@ -48,7 +48,8 @@ extension Publishers {
       if let first = iterator.next() {
         let subscription = SequenceSubscription(
           downstream: subscriber, first: first, rest: iterator)
-        subscriber.receive(subscription: subscription)
+        // The subscription reports detach: `cleanUp()` runs when no delivery does.
+        handOver(subscription, reportingDetachTo: subscriber)
         // Demand requested during `receive(subscription:)` is served here, by specialized code
         // (see DrainState).
         subscription.produce()
@@ -147,6 +148,9 @@ where Downstream.Input == Iterator.Element {
 
   @inlinable
   func cleanUp() {
+    // Runs when no delivery does and none will start (or just before the completion): a
+    // `Sink` that cancelled can release its closures.
+    if let downstream { reportDetach(to: downstream) }
     downstream = nil
     upcoming = nil
   }

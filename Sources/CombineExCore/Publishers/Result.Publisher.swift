@@ -65,7 +65,7 @@ extension Result {
       switch result {
       case .success(let output):
         let subscription = SingleValueSubscription(downstream: subscriber, value: output)
-        subscriber.receive(subscription: subscription)
+        handOver(subscription, reportingDetachTo: subscriber)
         subscription.start()
       case .failure(let failure):
         completeAtOnce(subscriber, with: .failure(failure))

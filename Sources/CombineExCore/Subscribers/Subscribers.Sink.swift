@@ -17,6 +17,11 @@ extension Publisher {
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
   ) -> AnyCancellable {
+    if Self._attachesSubscribersToSubject {
+      // A subject (or map, filter, compactMap of one): its subscription holds the closures
+      // itself (one object instead of three; resolved at compile time in specialized code).
+      return attachSubjectSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    }
     let sink = Subscribers.Sink<Output, Failure>(
       receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     subscribe(sink)
@@ -53,26 +58,26 @@ extension Subscribers {
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable,
     CustomStringConvertible, @unchecked Sendable
   {
-    // @unchecked Sendable: `handlers`, `deliveryDepth` and `releasesHandlersAfterDelivery` are
-    // only touched by the upstream's serialized calls (receive(_:) and receive(completion:))
-    // and by deinit; `subscription` is guarded by `lock`; `phase` is atomic so the per-value
-    // path takes no lock.
+    // @unchecked Sendable: `state` is atomic; `subscription` is guarded by `lock`; `handlers`
+    // is set to nil only by the one thread that claims the release (`SinkState.released`),
+    // when no delivery can be running; `deliveryDepth` and `releasesHandlersAfterDelivery` are
+    // touched only by the upstream's serialized calls.
 
     /// The closures, retained once by this reference (manually, so that calling them does not
     /// retain and release their captures for every value: two atomic operations each time);
-    /// `nil` once released after the completion. When the completion arrives from inside
-    /// `receiveValue`, they are released when that call returns.
+    /// `nil` once released after the completion or a cancel.
     @usableFromInline
     @exclusivity(unchecked)
     var handlers: Unmanaged<SinkHandlers<Input, Failure>>?
 
-    /// How many `receiveValue` calls are running, nested (re-entrant sends).
+    /// How many `receiveValue` calls are running, nested (re-entrant sends), with an upstream
+    /// that reports detach (which serializes its calls, so a plain counter does).
     @usableFromInline
     @exclusivity(unchecked)
     var deliveryDepth: Int32 = 0
 
-    /// Whether the completion arrived while `receiveValue` was running, so that the closures
-    /// are released when it returns.
+    /// Whether the closures are released when the running `receiveValue` returns (the
+    /// completion, or the upstream's report that it forgot this sink, arrived from inside it).
     @usableFromInline
     @exclusivity(unchecked)
     var releasesHandlersAfterDelivery = false
@@ -85,9 +90,11 @@ extension Subscribers {
     @usableFromInline
     let lock = Lock()
 
-    /// ``SinkPhase`` raw value. Written under `lock`; read without it on the value path.
+    /// ``SinkState`` bits: where the sink is in its life, and (with an upstream that does not
+    /// report detach) how many deliveries are running. Phase changes are made under `lock`;
+    /// the value path reads it without the lock.
     @usableFromInline
-    let phase = Atomic<UInt8>(SinkPhase.awaitingSubscription.rawValue)
+    let state = Atomic<UInt32>(0)
 
     /// The closure called with each value (a no-op after completion).
     public var receiveValue: (Input) -> Void {
@@ -119,12 +126,28 @@ extension Subscribers {
     /// Stores the subscription and requests unlimited values; cancels any later subscription.
     @inlinable
     public func receive(subscription: any Subscription) {
+      accept(subscription, reportsDetach: false)
+    }
+
+    /// `receive(subscription:)` from an upstream that calls ``_upstreamDetached()`` once it
+    /// has forgotten this sink after a cancel: values are then delivered without atomic
+    /// bookkeeping.
+    @inlinable
+    public func _receive(subscriptionReportingDetach subscription: any Subscription) {
+      accept(subscription, reportsDetach: true)
+    }
+
+    @inlinable
+    func accept(_ subscription: any Subscription, reportsDetach: Bool) {
       let accepted = lock.withLock { () -> Bool in
-        guard phase.load(ordering: .relaxed) == SinkPhase.awaitingSubscription.rawValue else {
-          return false
-        }
+        let current = state.load(ordering: .relaxed)
+        guard current & (SinkState.subscribed | SinkState.terminated) == 0 else { return false }
         self.subscription = classBound(subscription)
-        phase.store(SinkPhase.subscribed.rawValue, ordering: .releasing)
+        // A store: every other change is made under the lock, or (deliveries) only once this
+        // store is visible.
+        state.store(
+          current | SinkState.subscribed | (reportsDetach ? SinkState.reportsDetach : 0),
+          ordering: .releasing)
         return true
       }
       if accepted {
@@ -136,55 +159,121 @@ extension Subscribers {
 
     /// Calls `receiveValue`, unless the sink was cancelled or completed.
     @inlinable
+    @inline(__always)
     public func receive(_ value: Input) -> Subscribers.Demand {
-      guard phase.load(ordering: .acquiring) == SinkPhase.subscribed.rawValue,
+      // One comparison on the common path: subscribed, live, with an upstream that reports
+      // detach (whose calls are serial, so a plain counter tracks nested deliveries).
+      guard state.load(ordering: .acquiring) == SinkState.subscribed | SinkState.reportsDetach,
         let handlers
-      else { return .none }
+      else {
+        receiveCounted(value)
+        return .none  // Returned here, so that the caller's code knows it (no demand to add).
+      }
       deliveryDepth += 1
       // `handlers` holds its own retain, which is not given up while a delivery runs.
       handlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
       deliveryDepth -= 1
-      if deliveryDepth == 0, releasesHandlersAfterDelivery { releaseHandlers() }
+      if deliveryDepth == 0, releasesHandlersAfterDelivery { releaseHandlersAfterDelivery() }
       return .none
+    }
+
+    /// `receive(_:)` after a cancel or the completion (nothing is delivered), or with an
+    /// upstream that does not report detach: the delivery is then counted in `state`, so that
+    /// a `cancel()` from another thread leaves the closures to the last delivery running (two
+    /// atomic operations per value).
+    @inlinable
+    @inline(never)
+    func receiveCounted(_ value: Input) {
+      let current = state.load(ordering: .acquiring)
+      guard current & (SinkState.subscribed | SinkState.terminated) == SinkState.subscribed,
+        current & SinkState.reportsDetach == 0
+      else { return }
+      let before = state.wrappingAdd(SinkState.delivery, ordering: .acquiringAndReleasing)
+        .oldValue
+      // Not terminated when counted: the closures stay until this delivery ends.
+      if before & SinkState.terminated == 0, let handlers {
+        handlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+      }
+      endCountedDelivery()
+    }
+
+    /// Ends a counted delivery; the last one to end after a cancel releases the closures.
+    @inlinable
+    func endCountedDelivery() {
+      let after = state.wrappingSubtract(SinkState.delivery, ordering: .acquiringAndReleasing)
+        .newValue
+      if after & (SinkState.deliveryMask | SinkState.terminated) == SinkState.terminated {
+        releaseHandlers()
+      }
+    }
+
+    /// The completion, or the upstream's report that it forgot this sink, arrived from inside
+    /// the delivery that just returned.
+    @usableFromInline
+    @inline(never)
+    func releaseHandlersAfterDelivery() {
+      releasesHandlersAfterDelivery = false
+      releaseHandlers()
     }
 
     /// Calls `receiveCompletion` once, then releases both closures.
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
-      let first = lock.withLock { () -> Bool in
-        guard phase.load(ordering: .relaxed) != SinkPhase.terminated.rawValue else {
-          return false
-        }
-        phase.store(SinkPhase.terminated.rawValue, ordering: .releasing)
+      let before = lock.withLock { () -> UInt32 in
+        let current = state.load(ordering: .relaxed)
+        guard current & SinkState.terminated == 0 else { return current }
         subscription = nil
-        return true
+        if current & SinkState.reportsDetach != 0 {
+          // Nothing else changes `state` now: deliveries are serial with this call and count
+          // nothing, cancels take the lock, and releases follow termination. Outside a
+          // delivery, the release is claimed here, in the same store.
+          let claimed = deliveryDepth == 0 ? SinkState.released : 0
+          state.store(current | SinkState.terminated | claimed, ordering: .releasing)
+          return current | claimed
+        }
+        // Counted as a delivery, so that a cancel from another thread leaves the closures
+        // alone until it returns.
+        return state.wrappingAdd(
+          SinkState.terminated | SinkState.delivery, ordering: .acquiringAndReleasing
+        ).oldValue
       }
-      guard first, let handlers else { return }
-      handlers._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
+      guard before & SinkState.terminated == 0 else { return }
+      handlers?._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
       // Break cycles through the closures (`self.c = p.sink { self.x = $0 }`), but not under
       // a `receiveValue` call that is still running (a completion sent from inside it).
-      if deliveryDepth > 0 {
-        releasesHandlersAfterDelivery = true
+      if before & SinkState.reportsDetach == 0 {
+        endCountedDelivery()
+      } else if before & SinkState.released != 0 {
+        releaseClaimedHandlers()
       } else {
-        releaseHandlers()
+        releasesHandlersAfterDelivery = true
       }
     }
 
+    /// Releases the closures, once: the first caller claims the release in `state`.
     @usableFromInline
     func releaseHandlers() {
-      releasesHandlersAfterDelivery = false
+      guard
+        state.bitwiseOr(SinkState.released, ordering: .acquiringAndReleasing).oldValue
+          & SinkState.released == 0
+      else { return }
+      releaseClaimedHandlers()
+    }
+
+    /// Releases the closures, for the caller that claimed the release.
+    @inlinable
+    func releaseClaimedHandlers() {
       let released = handlers
       handlers = nil
       released?.release()
     }
 
-    /// A subject forgot this cancelled sink (see ``SubscriptionReleasing``): no delivery runs
-    /// on another thread and none will start, so the closures can go (when the delivery that
-    /// cancelled, if any, has returned).
-    @usableFromInline
-    func upstreamDetached() {
-      guard phase.load(ordering: .acquiring) == SinkPhase.terminated.rawValue, handlers != nil
-      else { return }
+    /// The upstream forgot this sink: no delivery runs on another thread and none will start,
+    /// so after a cancel the closures can go (when the delivery that cancelled, if any, has
+    /// returned).
+    @inlinable
+    public func _upstreamDetached() {
+      guard state.load(ordering: .acquiring) & SinkState.terminated != 0 else { return }
       if deliveryDepth > 0 {
         releasesHandlersAfterDelivery = true
       } else {
@@ -194,23 +283,38 @@ extension Subscribers {
 
     /// Cancels the subscription. Cancelling twice, or after completion, does nothing.
     ///
-    /// The closures are released (so objects they capture are freed even while the sink itself
-    /// is kept) once no value can be being delivered: for a sink attached to a subject (directly
-    /// or through `map`, `filter`, `compactMap`), as soon as the subject has forgotten it, which
-    /// is at once outside a delivery, or when the delivery in progress returns. Other upstreams
-    /// may deliver on another thread while `cancel` runs, and the value path takes no lock:
-    /// there the closures are released when the sink is.
+    /// Both closures are released (so objects they capture are freed even while the sink
+    /// itself is kept), outside any lock, as soon as no value can be being delivered: at once
+    /// when no delivery is running, or when the delivery in progress (on another thread, or the
+    /// one that called `cancel()`) returns.
     @inlinable
     public func cancel() {
-      let taken = lock.withLock { () -> (any AnyObject & Subscription)? in
-        guard phase.load(ordering: .relaxed) != SinkPhase.terminated.rawValue else {
-          return nil
-        }
-        phase.store(SinkPhase.terminated.rawValue, ordering: .releasing)
+      // Terminated is never cleared: a cancel after the completion returns without the lock.
+      guard state.load(ordering: .acquiring) & SinkState.terminated == 0 else { return }
+      cancelSubscription()
+    }
+
+    @inlinable
+    @inline(never)
+    func cancelSubscription() {
+      let cancelled = lock.withLock {
+        () -> (subscription: (any AnyObject & Subscription)?, before: UInt32)? in
+        guard state.load(ordering: .relaxed) & SinkState.terminated == 0 else { return nil }
         defer { subscription = nil }
-        return subscription
+        let before = state.bitwiseOr(SinkState.terminated, ordering: .acquiringAndReleasing)
+          .oldValue
+        return (subscription, before)
       }
-      taken?.cancel()
+      guard let cancelled else { return }
+      let before = cancelled.before
+      if before & SinkState.subscribed == 0 {
+        releaseHandlers()  // Never subscribed: nothing was ever delivered.
+      } else if before & SinkState.reportsDetach == 0 {
+        // The last delivery running, if any, releases them when it ends.
+        if before & SinkState.deliveryMask == 0 { releaseHandlers() }
+      }
+      // Otherwise the upstream calls `_upstreamDetached()` once no delivery runs.
+      cancelled.subscription?.cancel()
     }
   }
 }
@@ -234,12 +338,34 @@ final class SinkHandlers<Input, Failure: Error> {
   }
 }
 
-/// Where a ``Subscribers/Sink`` (or another single-subscription subscriber) is in its life.
+/// The bits of a ``Subscribers/Sink``'s atomic state word.
 @usableFromInline
-enum SinkPhase: UInt8 {
-  case awaitingSubscription
-  case subscribed
-  case terminated
+enum SinkState {
+  /// A subscription was accepted.
+  @inlinable
+  static var subscribed: UInt32 { 1 }
+
+  /// Completed or cancelled: nothing more is delivered.
+  @inlinable
+  static var terminated: UInt32 { 2 }
+
+  /// The upstream calls `_upstreamDetached()` after a cancel:
+  /// deliveries are not counted.
+  @inlinable
+  static var reportsDetach: UInt32 { 4 }
+
+  /// The closures were released (claimed by exactly one thread).
+  @inlinable
+  static var released: UInt32 { 8 }
+
+  /// One delivery in progress (without an upstream that reports detach): the count lives in
+  /// the bits from here up.
+  @inlinable
+  static var delivery: UInt32 { 16 }
+
+  /// The bits of the count of deliveries in progress.
+  @inlinable
+  static var deliveryMask: UInt32 { ~15 }
 }
 
 /// Returns the subscription as a class-bound existential (16 bytes instead of 40), boxing the
@@ -272,4 +398,12 @@ final class BoxedSubscription: Subscription {
   func cancel() {
     wrapped.cancel()
   }
+}
+
+/// Where a single-subscription subscriber (``Subscribers/Assign``) is in its life.
+@usableFromInline
+enum SinkPhase: UInt8 {
+  case awaitingSubscription
+  case subscribed
+  case terminated
 }

@@ -84,7 +84,7 @@ struct SinkTests {
   }
 
   @Test(
-    "cancel stops values, keeps the closures until the sink goes, and a second cancel does nothing")
+    "cancel stops values, and a second cancel does nothing")
   func cancelStopsValues() {
     let subject = PassthroughSubject<Int, Never>()
     var values: [Int] = []

@@ -164,6 +164,9 @@ extension MainQueueTests {
       }
       #expect(await recorder.values(count: 1) == [2])
       #expect(log.values == ["subscribed", "block on main: true"])
+      // `isExecuting` turns false before the completion is sent, not before the value: wait for
+      // the completion, which the main queue may not have sent yet when the value arrives.
+      #expect(await recorder.completion(timeout: recorder.timeout) == .finished)
       #expect(!action.isExecuting.value)
     }
   }

@@ -147,6 +147,27 @@ struct MutablePropertyTests {
     #expect(values.last == property.value)
     cancellable.cancel()
   }
+
+  @Test("sink and map.sink: cancel releases the closures while the cancellable is kept")
+  func sinkCancelReleasesClosures() {
+    let property = MutableProperty(1)
+    weak var weakOwner: TestOwnerObject?
+    let direct: AnyCancellable
+    let mapped: AnyCancellable
+    do {
+      let owner = TestOwnerObject()
+      weakOwner = owner
+      direct = property.sink { owner.values.append($0) }
+      mapped = property.map { $0 * 10 }.sink { owner.values.append($0) }
+      property.value = 2
+      #expect(owner.values == [1, 10, 2, 20])
+    }
+    direct.cancel()
+    #expect(weakOwner != nil)
+    mapped.cancel()
+    #expect(weakOwner == nil)
+    property.value = 3
+  }
 }
 
 /// An object whose lifetime the leak tests watch.

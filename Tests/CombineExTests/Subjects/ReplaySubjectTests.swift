@@ -197,6 +197,28 @@ struct ReplaySubjectTests {
     }
     #expect(problems.withLock { $0 } == 0)
   }
+
+  @Test("sink and map.sink: cancel releases the closures while the cancellable is kept")
+  func sinkCancelReleasesClosures() {
+    let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+    subject.send(1)
+    weak var weakOwner: TestOwner?
+    let direct: AnyCancellable
+    let mapped: AnyCancellable
+    do {
+      let owner = TestOwner()
+      weakOwner = owner
+      direct = subject.sink { owner.values.append($0) }
+      mapped = subject.map { $0 * 10 }.sink { owner.values.append($0) }
+      subject.send(2)
+      #expect(owner.values == [1, 10, 2, 20])
+    }
+    direct.cancel()
+    #expect(weakOwner != nil)
+    mapped.cancel()
+    #expect(weakOwner == nil)
+    subject.send(3)
+  }
 }
 
 /// A failure for ReplaySubject's tests.

@@ -4,9 +4,10 @@ import Synchronization
 ///
 /// The base class holds what every conduit shares: its subject, its atomic state and the
 /// specialized `send` function. Subclasses hold the subscriber with its concrete type:
-/// ``SubjectConduitTo`` in a `let` (for subscribers that release their subscription, so the
-/// delivery path reads it without reference counting), ``RetainingSubjectConduitTo`` in a `var`
-/// that is cleared when the stream ends (for any other subscriber).
+/// ``SubjectConduitTo`` in a ``HeldSubscriber`` (for subscribers that release their
+/// subscription, so the delivery path borrows it without reference counting),
+/// ``RetainingSubjectConduitTo`` in a `var` that is cleared when the stream ends (for any other
+/// subscriber).
 ///
 /// Only the thread holding the subject's delivery token calls `offer`, `start`, `finish` and
 /// `release`; `request` and `cancel` may come from any thread, and never wait for a delivery
@@ -179,44 +180,47 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
 }
 
 /// A conduit to a subscriber that releases its subscription when the stream ends
-/// (``SubscriptionReleasing``): the subscriber lives in a `let`, so delivery borrows it
-/// without reference counting, and the pair is freed once the subscriber lets go.
+/// (``SubscriptionReleasing``): the subscriber is held in a ``HeldSubscriber``, which delivery
+/// borrows in place, without reference counting. When the subject forgets the subscriber
+/// (after a cancel, or after the completion), the conduit tells it so and lets go of it, even
+/// while something else (a `sink`'s `AnyCancellable`) keeps the conduit.
 @usableFromInline
-final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<
-  Downstream.Input, Downstream.Failure
+final class SubjectConduitTo<Held: SubscriberSlot & ~Copyable>: SubjectConduit<
+  Held.Input, Held.Failure
 >, @unchecked Sendable
 {
-  // @unchecked Sendable: `downstream` is immutable and only called by the token holder.
+  // @unchecked Sendable: `held` is only touched by the subject's token holder.
 
   @usableFromInline
-  let downstream: Downstream
+  @exclusivity(unchecked)
+  var held: Held
 
   @inlinable
-  init(subject: SubjectCore<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
-    self.downstream = downstream
+  init(subject: SubjectCore<Held.Input, Held.Failure>, held: consuming Held) {
+    self.held = held
     super.init(subject: subject) { conduit, value in
       // Only conduits of this class are created with this function.
-      unsafeDowncast(conduit, to: SubjectConduitTo<Downstream>.self).downstream.receive(value)
+      unsafeDowncast(conduit, to: SubjectConduitTo<Held>.self).held.receive(value)
     }
   }
 
   @usableFromInline
-  override func startCompleted(_ completion: Subscribers.Completion<Downstream.Failure>) {
+  override func startCompleted(_ completion: Subscribers.Completion<Held.Failure>) {
     _ = terminate()
-    completeAtOnce(downstream, with: completion)
+    held.completeAtOnce(with: completion)
+    held.release()
   }
 
   @usableFromInline
-  override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
-    downstream.receive(completion: completion)
+  override func finish(_ completion: Subscribers.Completion<Held.Failure>) {
+    held.receive(completion: completion)
   }
 
   /// The subject forgot this subscriber: tell it that no delivery is in progress any more (a
-  /// cancelled `Sink` then releases its closures).
+  /// cancelled `Sink` then releases its closures), and let go of it.
   @usableFromInline
   override func release() {
-    // Only subscribers that conform are given this kind of conduit (see `attachEvent`).
-    (downstream as? any SubscriptionReleasing)?.upstreamDetached()
+    held.release()
   }
 }
 
@@ -266,16 +270,16 @@ final class RetainingSubjectConduitTo<Downstream: Subscriber>: SubjectConduit<
 }
 
 extension SubjectCore {
-  /// The attach event for a new subscriber: the fast, `let`-holding conduit when the subscriber
+  /// The attach event for a new subscriber: the fast, borrowing conduit when the subscriber
   /// is known to release its subscription, the retaining kind otherwise; and the function that
   /// hands it its subscription, specialized for its type.
   @inlinable
   package func attachEvent<S: Subscriber>(for subscriber: S) -> SubjectEvent<Output, Failure>
   where S.Input == Output, S.Failure == Failure {
     if S.self is any SubscriptionReleasing.Type {
-      return .attach(SubjectConduitTo(subject: self, downstream: subscriber)) { conduit in
-        unsafeDowncast(conduit, to: SubjectConduitTo<S>.self).downstream
-          .receive(subscription: conduit)
+      let conduit = SubjectConduitTo(subject: self, held: HeldSubscriber.attached(subscriber))
+      return .attach(conduit) { conduit in
+        unsafeDowncast(conduit, to: SubjectConduitTo<HeldSubscriber<S>>.self).held.start(conduit)
       }
     }
     return .attach(RetainingSubjectConduitTo(subject: self, downstream: subscriber)) { conduit in

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# The performance regression gate: counts, with valgrind's callgrind, the instructions per unit
+# of every CombineEx workload's timed region at a small scale, and compares them with the
+# committed baseline, Benchmarks/baseline.tsv. Instruction counts do not depend on the machine's
+# speed or load, so the gate is the same on a laptop and on a busy CI machine.
+#
+#   Benchmarks/gate.sh                  build (release), measure, compare; exit 1 if worse
+#   Benchmarks/gate.sh --reuse-build    use the release build already made (CI builds it first)
+#   Benchmarks/gate.sh --update         measure and rewrite the baseline (commit it, with the
+#                                       reason in the commit message)
+#
+# A gated workload fails when it runs more than TOLERANCE percent (5) more instructions per unit
+# than its baseline. Workloads that hand work to other threads (the dispatch-queue hops h2 and up,
+# and their floor a2: their counts vary with scheduling) are reported, not gated. A workload without a baseline
+# is reported as new; run --update to add it.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+tolerance=${TOLERANCE:-5}
+scale=0.05
+baseline=baseline.tsv
+# Keys whose counts depend on thread scheduling (the queue hops and their floor): reported only.
+reported_only=" a2 h2 h3 h4 h5 "
+
+update=false
+reuse=false
+for argument in "$@"; do
+  case "$argument" in
+    --update) update=true ;;
+    --reuse-build) reuse=true ;;
+    *) echo "usage: gate.sh [--reuse-build] [--update]" >&2; exit 2 ;;
+  esac
+done
+
+command -v valgrind > /dev/null \
+  || { echo "gate.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
+
+if ! $reuse; then
+  # SwiftPM does not recompile the workloads when only the body of an @inlinable function of the
+  # root package changed (see callgrind.sh): touch them, or the gate measures the old code.
+  touch Sources/Workloads/*.swift
+  swift build -c release --product combineex-benchmarks > /dev/null
+fi
+binary="$(swift build -c release --show-bin-path)/combineex-benchmarks"
+[ -x "$binary" ] || { echo "gate.sh: no release build at $binary" >&2; exit 2; }
+
+out=.build/gate
+rm -rf "$out"
+mkdir -p "$out"
+# Valgrind 3.19 cannot read the DWARF 5 debug information Swift emits: profile a copy without it.
+objcopy --strip-debug "$binary" "$out/combineex-benchmarks"
+
+# The timed region's function, by its mangled name: --dump-after takes no wildcards.
+region=$(nm "$out/combineex-benchmarks" | awk '$3 ~ /measuredRegion/ { print $3 }')
+[ "$(echo "$region" | wc -w)" -eq 1 ] \
+  || { echo "gate.sh: expected one measuredRegion function, found: $region" >&2; exit 2; }
+
+# One process runs every workload once (after its warm-up and counting runs); callgrind collects
+# only inside the timed region and writes one profile each time the region ends, numbered in
+# the order the workloads run, which is the order of the `units KEY N` lines.
+# Deterministic hashing: with the usual per-process random seed, a workload that hashes (the
+# store's, j3) ran up to 3% more or fewer instructions from one run to the next.
+SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out/profile" \
+  --toggle-collect="$region" --dump-after="$region" \
+  "$out/combineex-benchmarks" --only combineex --runs 1 --scale "$scale" --print-units \
+  > "$out/report.txt" 2> "$out/valgrind.log" \
+  || { cat "$out/valgrind.log" >&2; echo "gate.sh: the benchmark run failed" >&2; exit 2; }
+
+grep '^units ' "$out/report.txt" | awk '{ print $2, $3 }' > "$out/units.txt"
+count=$(wc -l < "$out/units.txt")
+# Callgrind numbers the dumps from 1 and writes a last profile, at exit, without a number.
+profiles=$(find "$out" -name 'profile.[0-9]*' | wc -l)
+[ "$profiles" -eq "$count" ] || {
+  echo "gate.sh: $count workloads but $profiles profiles (does each call measure once?)" >&2
+  exit 2
+}
+
+index=0
+: > "$out/measured.tsv"
+while read -r key units; do
+  index=$((index + 1))
+  instructions=$(awk '/^summary:/ { print $2 }' "$out/profile.$index")
+  awk -v k="$key" -v i="$instructions" -v u="$units" \
+    'BEGIN { printf "%s\t%.1f\n", k, i / u }' >> "$out/measured.tsv"
+done < "$out/units.txt"
+
+if $update; then
+  {
+    echo "# Instructions per unit in each CombineEx workload's timed region, counted by"
+    echo "# Benchmarks/gate.sh (callgrind, scale $scale). A deliberate change updates this file in the"
+    echo "# same commit (gate.sh --update), with the reason in the commit message."
+    echo "# key	instructions per unit"
+    cat "$out/measured.tsv"
+  } > "$baseline"
+  echo "wrote $baseline ($count workloads)"
+  exit 0
+fi
+
+[ -f "$baseline" ] || { echo "gate.sh: no $baseline (run gate.sh --update)" >&2; exit 2; }
+awk -v tolerance="$tolerance" -v reported="$reported_only" -F '\t' '
+  FNR == NR { if ($0 !~ /^#/) base[$1] = $2; next }
+  {
+    key = $1; now = $2
+    if (!(key in base)) { status = "new (not in the baseline)"; change = "" }
+    else {
+      change = sprintf("%+.1f%%", (now / base[key] - 1) * 100)
+      if (index(reported, " " key " ")) status = "reported, not gated"
+      else if (now > base[key] * (1 + tolerance / 100)) { status = "WORSE"; worse++ }
+      else status = "ok"
+    }
+    rows[++n] = sprintf("%-4s %12s %12s %8s  %s", key, (key in base) ? base[key] : "-", now, change, status)
+    seen[key] = 1
+  }
+  END {
+    printf "%-4s %12s %12s %8s  %s\n", "key", "baseline", "now", "change", "status"
+    for (i = 1; i <= n; i++) print rows[i]
+    for (key in base) if (!(key in seen)) {
+      printf "%-4s %12s %12s %8s  %s\n", key, base[key], "-", "", "MISSING (workload gone?)"
+      worse++
+    }
+    if (worse) {
+      printf "\ngate: %d workload(s) more than %s%% worse than Benchmarks/baseline.tsv (instructions per unit).\n", worse, tolerance
+      print "If the change is deliberate, run Benchmarks/gate.sh --update and commit the baseline with the reason."
+      exit 1
+    }
+    printf "\ngate: no workload more than %s%% worse than the baseline.\n", tolerance
+  }
+' "$baseline" "$out/measured.tsv"
