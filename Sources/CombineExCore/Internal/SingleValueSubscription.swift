@@ -42,8 +42,15 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
   @exclusivity(unchecked)
   var delivery: ((SingleValueSubscription) -> Void)?
 
+  /// Its `description`, as Combine's: "Just", "Optional" or "Once" (`Result.Publisher`).
+  @usableFromInline
+  let name: StaticString
+
   @inlinable
-  init<Downstream: Subscriber>(downstream: Downstream, value: Downstream.Input) {
+  init<Downstream: Subscriber>(
+    downstream: Downstream, value: Downstream.Input, name: StaticString = "Just"
+  ) {
+    self.name = name
     delivery = { subscription in
       _ = downstream.receive(value)
       if subscription.endDelivery() {
@@ -53,7 +60,7 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
   }
 
   @usableFromInline
-  var description: String { "Just" }
+  var description: String { "\(name)" }
 
   /// Ends the start phase: delivers if demand arrived meanwhile, cleans up if cancelled.
   @inlinable
@@ -72,7 +79,9 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    guard demand != .none else { return }
+    // As in Combine, where these publishers stop the program on a request of zero.
+    checkAPI(
+      demand != .none, "\(name) was asked for zero values. A request must be for one or more.")
     var current = phase.load(ordering: .acquiring)
     while true {
       let next: Phase
