@@ -219,7 +219,15 @@ struct OperatorStateMachine<Output, Failure: Error> {
     guard case .subscribed = state else { return awaitsSubscription ? .early : .ignore }
     if otherRole == .start, !otherFired { return .skip }
     if tracksDeliveries { deliveries += 1 }
-    if demandTracking == .outstanding { outstanding -= 1 }
+    if demandTracking == .outstanding {
+      // As in Combine (`replaceError`): a value the downstream did not ask for is the
+      // upstream's misuse.
+      checkAPI(
+        outstanding > .none,
+        "an upstream sent a value that was not requested. A publisher sends at most the demand"
+          + " its subscriber asked for.")
+      outstanding -= 1
+    }
     return .deliver
   }
 
