@@ -45,8 +45,15 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
   @exclusivity(unchecked)
   var delivery: ((SingleValueSubscription, _ delivers: Bool) -> Void)?
 
+  /// Its `description`, as Combine's: "Just", "Optional" or "Once" (`Result.Publisher`).
+  @usableFromInline
+  let name: StaticString
+
   @inlinable
-  init<Downstream: Subscriber>(downstream: Downstream, value: Downstream.Input) {
+  init<Downstream: Subscriber>(
+    downstream: Downstream, value: Downstream.Input, name: StaticString = "Just"
+  ) {
+    self.name = name
     delivery = { subscription, delivers in
       guard delivers else { return reportDetach(to: downstream) }
       _ = downstream.receive(value)
@@ -59,7 +66,7 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
   }
 
   @usableFromInline
-  var description: String { "Just" }
+  var description: String { "\(name)" }
 
   /// Ends the start phase: delivers if demand arrived meanwhile, cleans up if cancelled.
   @inlinable
@@ -78,7 +85,9 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    guard demand != .none else { return }
+    // As in Combine, where these publishers stop the program on a request of zero.
+    checkAPI(
+      demand != .none, "\(name) was asked for zero values. A request must be for one or more.")
     var current = phase.load(ordering: .acquiring)
     while true {
       let next: Phase

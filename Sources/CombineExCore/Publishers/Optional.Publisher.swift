@@ -54,7 +54,8 @@ extension Optional {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       if let output {
-        let subscription = SingleValueSubscription(downstream: subscriber, value: output)
+        let subscription = SingleValueSubscription(
+          downstream: subscriber, value: output, name: "Optional")
         handOver(subscription, reportingDetachTo: subscriber)
         subscription.start()
       } else {

@@ -64,7 +64,8 @@ extension Result {
     where Output == S.Input, Failure == S.Failure {
       switch result {
       case .success(let output):
-        let subscription = SingleValueSubscription(downstream: subscriber, value: output)
+        let subscription = SingleValueSubscription(
+          downstream: subscriber, value: output, name: "Once")
         handOver(subscription, reportingDetachTo: subscriber)
         subscription.start()
       case .failure(let failure):

@@ -50,6 +50,13 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     core = SubjectCore(replaying: value)
   }
 
+  /// Creates a subject whose subscriptions describe themselves as `subscriptionName`
+  /// (`Published`'s, as Combine's do).
+  init(_ value: Output, subscriptionName: String) {
+    currentValue = value
+    core = SubjectCore(replaying: value, subscriptionName: subscriptionName)
+  }
+
   deinit {
     core.cancelUpstream()
   }

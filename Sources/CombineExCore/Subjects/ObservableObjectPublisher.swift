@@ -21,7 +21,8 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
   /// The kind of errors this publisher might publish: it cannot fail.
   public typealias Failure = Never
 
-  private let subject = PassthroughSubject<Void, Never>()
+  private let subject = PassthroughSubject<Void, Never>(
+    subscriptionName: "ObservableObjectPublisher")
 
   /// Creates an observable object publisher.
   public init() {}

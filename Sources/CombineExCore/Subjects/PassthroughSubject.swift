@@ -36,11 +36,19 @@
 /// published before anyone subscribed are not lost.
 public final class PassthroughSubject<Output, Failure: Error>: Subject {
   @usableFromInline
-  let core = SubjectCore<Output, Failure>(replaying: nil)
+  let core: SubjectCore<Output, Failure>
 
   /// Creates a subject.
   @inlinable
-  public init() {}
+  public init() {
+    core = SubjectCore(replaying: nil)
+  }
+
+  /// Creates a subject whose subscriptions describe themselves as `subscriptionName`
+  /// (`ObservableObjectPublisher`'s, as Combine's do).
+  init(subscriptionName: String) {
+    core = SubjectCore(replaying: nil, subscriptionName: subscriptionName)
+  }
 
   deinit {
     core.cancelUpstream()

@@ -213,7 +213,8 @@ final class PublishedStorage<Value>: @unchecked Sendable {
   func subject() -> CurrentValueSubject<Value, Never> {
     lock.withLock {
       if let currentSubject { return currentSubject }
-      let subject = CurrentValueSubject<Value, Never>(currentValue)
+      let subject = CurrentValueSubject<Value, Never>(
+        currentValue, subscriptionName: "PublishedSubject")
       currentSubject = subject
       return subject
     }

@@ -12,9 +12,12 @@ extension Subscriptions {
   public static var empty: any Subscription { EmptySubscription.shared }
 }
 
-/// The subscription behind ``Subscriptions/empty``.
+/// The subscription behind ``Subscriptions/empty``. It describes itself as Combine's does
+/// ("Empty", with no children), in `print` output and in debuggers.
 @usableFromInline
-final class EmptySubscription: Subscription, Sendable {
+final class EmptySubscription: Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, Sendable
+{
   @usableFromInline
   static let shared = EmptySubscription()
 
@@ -23,4 +26,13 @@ final class EmptySubscription: Subscription, Sendable {
 
   @usableFromInline
   func cancel() {}
+
+  @usableFromInline
+  var description: String { "Empty" }
+
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
 }

@@ -182,4 +182,12 @@ struct ObservableObjectTests {
     #expect(announcements.values.count == 1)
     #expect(counts.values == [0, 1])
   }
+
+  @Test("objectWillChange's subscriptions describe themselves as ObservableObjectPublisher")
+  func subscriptionDescription() {
+    var description: String?
+    ObservableObjectPublisher().subscribe(
+      AnySubscriber(receiveSubscription: { description = "\($0)" }))
+    #expect(description == "ObservableObjectPublisher")
+  }
 }

@@ -192,6 +192,15 @@ struct PublishedTests {
     #expect((0..<8).contains(final / 1_000))
     _ = announcing
   }
+
+  @Test("its subscriptions describe themselves as Combine's do: PublishedSubject")
+  func subscriptionDescription() {
+    let thermometer = Thermometer()
+    var description: String?
+    thermometer.$degrees.subscribe(
+      AnySubscriber(receiveSubscription: { description = "\($0)" }))
+    #expect(description == "PublishedSubject")
+  }
 }
 
 extension Publisher {

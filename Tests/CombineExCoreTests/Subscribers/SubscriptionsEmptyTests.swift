@@ -28,4 +28,14 @@ struct SubscriptionsEmptyTests {
     recorder.cancel()
     #expect(recorder.events.count == 1)
   }
+
+  @Test("it describes itself as Combine's does: \"Empty\", with no children")
+  func description() {
+    #expect(String(describing: Subscriptions.empty) == "Empty")
+    #expect((Subscriptions.empty as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    let playground =
+      (Subscriptions.empty as? any CustomPlaygroundDisplayConvertible)?
+      .playgroundDescription as? String
+    #expect(playground == "Empty")
+  }
 }

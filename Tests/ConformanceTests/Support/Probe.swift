@@ -202,8 +202,11 @@ final class Probe<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Se
 
   // MARK: Control
 
-  /// Asks for more values.
+  /// Asks for more values. A scenario's request of zero is not passed on: as in Combine, a
+  /// request of zero stops the program in some operators (`dropFirst`, `drop(while:)`,
+  /// `collect(_:)`, `replaceEmpty`); those operators' own tests cover it.
   func request(_ demand: Subscribers.Demand) {
+    guard demand > .none else { return }
     let target = lock.withLock { () -> (any Subscription)? in
       guard let subscription else { return nil }
       granted += demand

@@ -115,8 +115,26 @@ struct HandleEventsLogic<Input, Failure: Error>: OperatorLogic {
   /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
   var cancelBeforeSubscriptionEnds: Bool { false }
 
+  /// A completion before the upstream's subscription ends the operator, as in Combine
+  /// (``OperatorLogic/endsOnCompletionBeforeSubscription``).
+  var endsOnCompletionBeforeSubscription: Bool { true }
+
   func subscribed(to upstream: any Subscription) {
     receiveSubscription?(upstream)
+  }
+
+  /// As in Combine, a second subscription is reported too (then cancelled), and so are a
+  /// request and a cancel that come before the upstream's subscription; nothing after the end.
+  func rejected(_ subscription: any Subscription, whileConnected: Bool) {
+    if whileConnected { receiveSubscription?(subscription) }
+  }
+
+  func requestedBeforeSubscription(_ demand: Subscribers.Demand) {
+    receiveRequest?(demand)
+  }
+
+  func cancelledBeforeSubscription() {
+    receiveCancel?()
   }
 
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {

@@ -80,8 +80,17 @@ struct PrintLogic<Input, Failure: Error>: OperatorLogic {
   /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
   var cancelBeforeSubscriptionEnds: Bool { false }
 
+  /// A completion before the upstream's subscription ends the operator, as in Combine
+  /// (``OperatorLogic/endsOnCompletionBeforeSubscription``).
+  var endsOnCompletionBeforeSubscription: Bool { true }
+
   func subscribed(to upstream: any Subscription) {
     log.write("receive subscription: (\(upstream))")
+  }
+
+  /// As in Combine, every subscription is logged, also one that is rejected (and cancelled).
+  func rejected(_ subscription: any Subscription, whileConnected: Bool) {
+    subscribed(to: subscription)
   }
 
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
@@ -156,7 +165,10 @@ final class PrintLog: @unchecked Sendable {
         for line in lines { Swift.print(line) }
         continue
       }
+      // The writes Combine's `print` makes (through `Swift.print`), so that a stream that
+      // records them sees the same: an empty string, the line, the newline.
       for line in lines {
+        stream.write("")
         stream.write(line)
         stream.write("\n")
       }

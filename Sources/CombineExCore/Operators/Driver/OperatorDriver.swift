@@ -52,7 +52,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     state = StateCell(value: logic.initialState)
     machine = Machine(
       demandTracking: logic.demandTracking, otherInput: logic.otherInput,
-      cancelBeforeSubscriptionEnds: logic.cancelBeforeSubscriptionEnds)
+      cancelBeforeSubscriptionEnds: logic.cancelBeforeSubscriptionEnds
+        || logic.trapsEventsBeforeSubscription)
     tracksDeliveries = machine.tracksDeliveries
   }
 
@@ -102,7 +103,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
       (machine.receive(subscription: subscription), self.downstream)
     }
     switch action {
-    case .cancel:
+    case .cancel(let whileConnected):
+      logic.rejected(subscription, whileConnected: whileConnected)
       subscription.cancel()
     case .start(let handToDownstream, let demand):
       logic.subscribed(to: subscription)
@@ -116,6 +118,9 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     let (admission, downstream) = lock.withLock { (machine.admitValue(), self.downstream) }
     switch admission {
     case .ignore: return .none
+    case .early:
+      if logic.trapsEventsBeforeSubscription { violation("sent a value") }
+      return .none
     case .skip: return .max(1)
     case .deliver: break
     }
@@ -154,7 +159,16 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   }
 
   package func receive(completion: Subscribers.Completion<Failure>) {
-    guard lock.withLock({ machine.isSubscribed }) else { return }
+    let (subscribed, early) = lock.withLock { (machine.isSubscribed, machine.awaitsSubscription) }
+    guard subscribed else {
+      guard early else { return }
+      if logic.trapsEventsBeforeSubscription { violation("sent a completion") }
+      if logic.endsOnCompletionBeforeSubscription {
+        let ending = logic.receive(completion: completion, &state.value)
+        run { $0.end(ending, cause: .upstreamCompletionBeforeSubscription) }
+      }
+      return
+    }
     let ending = logic.receive(completion: completion, &state.value)
     run { $0.end(ending, cause: .upstreamCompletion) }
   }
@@ -181,11 +195,19 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   // MARK: Subscription (downstream side)
 
   package func request(_ demand: Subscribers.Demand) {
-    // `.some(nil)`: no upstream to pass the request to, but the logic still hears of it.
+    if logic.zeroDemandTraps, demand == .none {
+      apiViolation("\(logic.name) was asked for zero values. A request must be for one or more.")
+    }
+    // `.some(nil)`: no upstream to pass the request to (the operator ended), but the logic
+    // still hears of it.
     var forward: (any Subscription)?? = nil
+    var early = false
     run { machine in
       switch machine.request(demand) {
       case .ignore:
+        return Machine.Action()
+      case .beforeSubscription:
+        early = true
         return Machine.Action()
       case .forward(let upstream):
         forward = upstream
@@ -194,17 +216,34 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
         return action
       }
     }
+    if early {
+      if logic.trapsEventsBeforeSubscription {
+        apiViolation(
+          "\(logic.name) was asked for values before its upstream's subscription arrived. Only"
+            + " the subscriber it hands its subscription to may request.")
+      }
+      logic.requestedBeforeSubscription(demand)
+      return
+    }
     if let forward { logic.request(demand, from: forward) }
   }
 
   package func cancel() {
     let (action, released) = transition { $0.cancel() }
+    if action.notedEarlyCancel { logic.cancelledBeforeSubscription() }
     // The logic passes the cancel on (and may observe it).
     logic.cancel(action.cancelUpstream)
     action.cancelOther?.cancel()
     if action.ended { logic.ended() }
     // The downstream and whatever the cancel dropped are released here, after the lock.
     _ = released
+  }
+
+  /// An upstream event before the upstream's subscription, for a logic that traps on it.
+  private func violation(_ event: String) -> Never {
+    apiViolation(
+      "the upstream of \(logic.name) \(event) before its subscription. A publisher sends"
+        + " receive(subscription:) first.")
   }
 
   // MARK: Performing actions (never under the lock)

@@ -55,6 +55,25 @@ package protocol OperatorLogic {
   /// logic keeps the behaviour its operator had. Default: `true`.
   var cancelBeforeSubscriptionEnds: Bool { get }
 
+  /// Whether an upstream value or completion, or a downstream request, that comes before the
+  /// upstream's subscription is an API violation (a trap), as it is in Combine for its
+  /// filtering operators (`tryFilter`, `tryCompactMap`, `removeDuplicates`, `prefix(while:)`
+  /// and their `try` variants); otherwise (the default) it is ignored. A logic that traps
+  /// also ends at a cancel before the subscription (``cancelBeforeSubscriptionEnds`` is not
+  /// consulted).
+  var trapsEventsBeforeSubscription: Bool { get }
+
+  /// Whether an upstream completion that comes before the upstream's subscription ends the
+  /// operator (the logic decides how, as for any completion, and the subscription is cancelled
+  /// if it comes later), as in Combine for `scan`, `dropFirst`, `collect(_:)`, `encode`,
+  /// `decode`, `print` and `handleEvents`; otherwise (the default) it is ignored.
+  var endsOnCompletionBeforeSubscription: Bool { get }
+
+  /// Whether a downstream request of zero (`.none`) is an API violation (a trap), as it is in
+  /// Combine for `dropFirst`, `drop(while:)`, `collect(_:)` and `replaceEmpty`; otherwise (the
+  /// default) it is passed on, or ignored where demand is tracked.
+  var zeroDemandTraps: Bool { get }
+
   /// The role of the operator's second input, for the two `untilOutputFrom` operators
   /// (see ``OperatorDriver/start(upstream:other:)``); `nil` (the default) for the rest.
   var otherInput: OtherInputRole? { get }
@@ -82,6 +101,19 @@ package protocol OperatorLogic {
 
   /// The upstream's subscription was accepted; called before the downstream receives its own.
   func subscribed(to upstream: any Subscription)
+
+  /// A second upstream subscription arrived, while the operator is connected
+  /// (`whileConnected`) or after it ended; the driver cancels it after this returns.
+  func rejected(_ subscription: any Subscription, whileConnected: Bool)
+
+  /// The downstream requested `demand` before the upstream's subscription arrived (the driver
+  /// keeps it for the subscription, when the downstream has its own). Default:
+  /// ``request(_:from:)`` with no upstream.
+  func requestedBeforeSubscription(_ demand: Subscribers.Demand)
+
+  /// The downstream cancelled before the upstream's subscription arrived, and the cancel was
+  /// only noted (``cancelBeforeSubscriptionEnds`` is `false`).
+  func cancelledBeforeSubscription()
 
   /// Returns the demand to give back to the upstream for a value the downstream received and
   /// returned `demand` for (`collect(_:)` multiplies it). `isLive` says whether the operator is
@@ -119,6 +151,12 @@ extension OperatorLogic {
 
   package var cancelBeforeSubscriptionEnds: Bool { true }
 
+  package var trapsEventsBeforeSubscription: Bool { false }
+
+  package var zeroDemandTraps: Bool { false }
+
+  package var endsOnCompletionBeforeSubscription: Bool { false }
+
   package var otherInput: OtherInputRole? { nil }
 
   package func receive(
@@ -137,6 +175,14 @@ extension OperatorLogic {
   }
 
   package func subscribed(to upstream: any Subscription) {}
+
+  package func rejected(_ subscription: any Subscription, whileConnected: Bool) {}
+
+  package func requestedBeforeSubscription(_ demand: Subscribers.Demand) {
+    request(demand, from: nil)
+  }
+
+  package func cancelledBeforeSubscription() {}
 
   package func returning(_ demand: Subscribers.Demand, isLive: () -> Bool) -> Subscribers.Demand {
     demand

@@ -21,10 +21,11 @@
 /// has not received; requests of zero are then ignored.
 ///
 /// ## Ending
-/// The operator ends once, for one of four causes (``EndCause``): the upstream completed, the
+/// The operator ends once, for one of its causes (``EndCause``): the upstream completed, the
 /// logic ended on a value (the upstream is then cancelled), or, for the `untilOutputFrom`
 /// operators, the second input sent its value or completed. The ending is delivered at once;
-/// or, if it is a final value and the downstream has no demand, when demand comes
+/// or, if it is a result (``OperatorEnding/result(_:)``, with or without a value) and the
+/// downstream has not asked for anything, when demand comes
 /// (`awaitingDemand`); or, if an upstream value is being delivered meanwhile (only
 /// `prefix(untilOutputFrom:)`, whose second input ends it from any thread), when that delivery
 /// returns. A value ending (``OperatorEnding/last(_:)``, ``OperatorEnding/result(_:)``) sends
@@ -46,8 +47,9 @@ struct OperatorStateMachine<Output, Failure: Error> {
     case awaitingSubscription(Subscribers.Demand)
     /// Connected to the upstream.
     case subscribed(any Subscription)
-    /// Ended: the final value waits for the downstream's demand.
-    case awaitingDemand(Output)
+    /// Ended: the final value (or, `nil`, the `.finished` of an operator that ends without
+    /// one) waits for the downstream's demand.
+    case awaitingDemand(Output?)
     /// Completed, failed or cancelled: nothing more happens.
     case terminated
   }
@@ -70,6 +72,9 @@ struct OperatorStateMachine<Output, Failure: Error> {
     case value
     /// The upstream completed.
     case upstreamCompletion
+    /// The upstream completed before sending its subscription (a misbehaving upstream; only
+    /// for the logics that end on it, ``OperatorLogic/endsOnCompletionBeforeSubscription``).
+    case upstreamCompletionBeforeSubscription
     /// The second input sent its value: the upstream is cancelled.
     case otherValue
     /// The second input completed: the upstream is cancelled.
@@ -78,8 +83,8 @@ struct OperatorStateMachine<Output, Failure: Error> {
 
   /// What to do with the upstream's subscription once the lock is released.
   enum SubscriptionAction {
-    /// Cancel it: the operator is connected already, or ended.
-    case cancel
+    /// Cancel it: the operator is connected already (`whileConnected`), or ended.
+    case cancel(whileConnected: Bool)
     /// Keep it: hand the driver to the downstream (unless it has it already), then request
     /// `demand` (plus the logic's initial demand) from the upstream.
     case start(handToDownstream: Bool, demand: Subscribers.Demand)
@@ -87,8 +92,11 @@ struct OperatorStateMachine<Output, Failure: Error> {
 
   /// What to do with an upstream value.
   enum Admission {
-    /// Nothing: the operator is not connected (before the subscription, after the end).
+    /// Nothing: the operator is not connected (after the end).
     case ignore
+    /// Nothing, or an API violation (``OperatorLogic/trapsEventsBeforeSubscription``): the
+    /// upstream's subscription has not arrived yet.
+    case early
     /// Drop it and give its demand back (`drop(untilOutputFrom:)` before the second input's
     /// value).
     case skip
@@ -100,6 +108,9 @@ struct OperatorStateMachine<Output, Failure: Error> {
   enum RequestAction {
     /// Nothing.
     case ignore
+    /// Nothing yet: the upstream's subscription has not arrived (the demand waits for it if the
+    /// downstream has its subscription).
+    case beforeSubscription
     /// Pass it on to this upstream (`nil`: none is connected, the logic may still log it).
     case forward((any Subscription)?)
     /// Deliver the final value that waited for demand.
@@ -120,6 +131,9 @@ struct OperatorStateMachine<Output, Failure: Error> {
     var ended = false
     /// What a cancel dropped, released with the action, after the lock.
     var discarded: OperatorEnding<Output, Failure>?
+    /// A cancel before the upstream's subscription was only noted
+    /// (``OperatorLogic/cancelBeforeSubscriptionEnds`` is `false`).
+    var notedEarlyCancel = false
   }
 
   private(set) var state = State.awaitingSubscription(.none)
@@ -171,6 +185,12 @@ struct OperatorStateMachine<Output, Failure: Error> {
     demandTracking == .outstanding ? outstanding > .none : hasRequested
   }
 
+  /// Whether the upstream's subscription has not arrived yet (and the operator has not ended).
+  var awaitsSubscription: Bool {
+    if case .awaitingSubscription = state { return true }
+    return false
+  }
+
   /// Whether the operator is connected to the upstream.
   var isSubscribed: Bool {
     if case .subscribed = state { return true }
@@ -186,7 +206,9 @@ struct OperatorStateMachine<Output, Failure: Error> {
 
   /// The upstream's subscription arrived.
   mutating func receive(subscription: any Subscription) -> SubscriptionAction {
-    guard case .awaitingSubscription(let demand) = state else { return .cancel }
+    guard case .awaitingSubscription(let demand) = state else {
+      return .cancel(whileConnected: isSubscribed)
+    }
     state = .subscribed(subscription)
     defer { downstreamHasSubscription = true }
     return .start(handToDownstream: !downstreamHasSubscription, demand: demand)
@@ -194,10 +216,18 @@ struct OperatorStateMachine<Output, Failure: Error> {
 
   /// An upstream value arrived.
   mutating func admitValue() -> Admission {
-    guard case .subscribed = state else { return .ignore }
+    guard case .subscribed = state else { return awaitsSubscription ? .early : .ignore }
     if otherRole == .start, !otherFired { return .skip }
     if tracksDeliveries { deliveries += 1 }
-    if demandTracking == .outstanding { outstanding -= 1 }
+    if demandTracking == .outstanding {
+      // As in Combine (`replaceError`): a value the downstream did not ask for is the
+      // upstream's misuse.
+      checkAPI(
+        outstanding > .none,
+        "an upstream sent a value that was not requested. A publisher sends at most the demand"
+          + " its subscriber asked for.")
+      outstanding -= 1
+    }
     return .deliver
   }
 
@@ -221,8 +251,9 @@ struct OperatorStateMachine<Output, Failure: Error> {
     case .subscribed(let upstream):
       if cause != .upstreamCompletion { action.cancelUpstream = upstream }
     case .awaitingSubscription:
-      // Only the second input can end the operator before the upstream is connected.
-      guard cause == .otherValue || cause == .otherCompletion else { return action }
+      // Only the second input, or an early completion, can end the operator before the
+      // upstream is connected.
+      guard cause != .value, cause != .upstreamCompletion else { return action }
     case .awaitingDemand, .terminated:
       return action
     }
@@ -230,7 +261,9 @@ struct OperatorStateMachine<Output, Failure: Error> {
       action.cancelOther = subscription
     }
     if otherRole != nil { other = .done }
-    if case .result(let value?) = ending, !hasDemandForResult {
+    // As in Combine, a result ending waits for demand even without a value: its `.finished`
+    // goes out only once the downstream has asked for something.
+    if case .result(let value) = ending, !hasDemandForResult {
       state = .awaitingDemand(value)
       return action
     }
@@ -295,7 +328,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
       // Only a downstream that has its subscription already can ask for values; a request
       // made before that (by a caller that found the driver some other way) asks for nothing.
       if downstreamHasSubscription { state = .awaitingSubscription(pending + demand) }
-      return .forward(nil)
+      return .beforeSubscription
     case .subscribed(let upstream):
       return .forward(upstream)
     case .awaitingDemand(let value):
@@ -311,7 +344,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
     if case .awaitingSubscription = state, !cancelBeforeSubscriptionEnds {
       // Only noted: the subscription is taken when it comes (see the property).
       cancelled = true
-      return Action()
+      return Action(notedEarlyCancel: true)
     }
     // The logic hears of the end once: here, unless the end was delivered already.
     var action = Action(releasesDownstream: true, ended: pendingEnding != nil)

@@ -38,7 +38,8 @@ package enum OperatorEnding<Output, Failure: Error> {
   case last(Output)
   /// Send this value as soon as the downstream has demand (at once if it has some; otherwise
   /// on its next request), then `.finished`, unless it cancelled from inside its `receive`;
-  /// `nil` sends `.finished` alone. Needs a logic that tracks demand
+  /// `nil` sends `.finished` alone, also once the downstream has asked for anything (as
+  /// Combine's `first()`, `last()`, `min()`... do for an empty upstream). Needs a logic that tracks demand
   /// (``OperatorLogic/demandTracking``): the reducing operators, `replaceEmpty`, `replaceError`.
   case result(Output?)
 }

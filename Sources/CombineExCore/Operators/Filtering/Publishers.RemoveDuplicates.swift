@@ -88,9 +88,10 @@ struct RemoveDuplicatesLogic<Input, UpstreamFailure: Error, Failure: Error>: Ope
     self.convertFailure = convertFailure
   }
 
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see
-  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
-  var cancelBeforeSubscriptionEnds: Bool { false }
+  /// As in Combine: a value, a completion or a request before the upstream's subscription is
+  /// an API violation, and a cancel before it cancels the subscription when it comes (see
+  /// ``OperatorLogic/trapsEventsBeforeSubscription``).
+  var trapsEventsBeforeSubscription: Bool { true }
 
   func receive(_ input: Input, _ previous: inout Input?) -> OperatorStep<Input, Failure> {
     defer { previous = input }

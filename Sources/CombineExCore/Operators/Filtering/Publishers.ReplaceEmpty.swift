@@ -71,6 +71,9 @@ struct ReplaceEmptyLogic<Input, Failure: Error>: OperatorLogic {
   /// The replacement follows no value: any request covers it.
   var demandTracking: DemandTracking { .requested }
 
+  /// A request of zero is an API violation, as in Combine (``OperatorLogic/zeroDemandTraps``).
+  var zeroDemandTraps: Bool { true }
+
   /// The state: whether the upstream has published a value.
   var initialState: Bool { false }
 

@@ -90,9 +90,10 @@ struct TryFilterLogic<Input, UpstreamFailure: Error>: OperatorLogic {
 
   var name: String { "TryFilter" }
 
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see
-  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
-  var cancelBeforeSubscriptionEnds: Bool { false }
+  /// As in Combine: a value, a completion or a request before the upstream's subscription is
+  /// an API violation, and a cancel before it cancels the subscription when it comes (see
+  /// ``OperatorLogic/trapsEventsBeforeSubscription``).
+  var trapsEventsBeforeSubscription: Bool { true }
 
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, any Error> {
     do {

@@ -73,6 +73,13 @@ struct CollectByCountLogic<Input, Failure: Error>: OperatorLogic {
   /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
   var cancelBeforeSubscriptionEnds: Bool { false }
 
+  /// A completion before the upstream's subscription ends the operator, as in Combine
+  /// (``OperatorLogic/endsOnCompletionBeforeSubscription``).
+  var endsOnCompletionBeforeSubscription: Bool { true }
+
+  /// A request of zero is an API violation, as in Combine (``OperatorLogic/zeroDemandTraps``).
+  var zeroDemandTraps: Bool { true }
+
   func receive(_ input: Input, _ batch: inout [Input]) -> OperatorStep<[Input], Failure> {
     batch.append(input)
     // A partial batch asks for nothing: the demand for its remaining elements was made when the

@@ -68,6 +68,13 @@ struct DropLogic<Input, Failure: Error>: OperatorLogic {
 
   var initialDemand: Subscribers.Demand { .max(count) }
 
+  /// A completion before the upstream's subscription ends the operator, as in Combine
+  /// (``OperatorLogic/endsOnCompletionBeforeSubscription``).
+  var endsOnCompletionBeforeSubscription: Bool { true }
+
+  /// A request of zero is an API violation, as in Combine (``OperatorLogic/zeroDemandTraps``).
+  var zeroDemandTraps: Bool { true }
+
   /// The state: the elements still to drop.
   var initialState: Int { count }
 

@@ -122,6 +122,9 @@ struct DropWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: OperatorLo
   /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
   var cancelBeforeSubscriptionEnds: Bool { false }
 
+  /// A request of zero is an API violation, as in Combine (``OperatorLogic/zeroDemandTraps``).
+  var zeroDemandTraps: Bool { true }
+
   func receive(_ input: Input, _ dropping: inout Bool) -> OperatorStep<Input, Failure> {
     guard dropping else { return .emit(input) }
     switch shouldDrop(input) {

@@ -43,8 +43,9 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Failure == S.Failure, Output == S.Input {
       let predicate = self.predicate
+      // Combine names this subscription "TryFirst" (its description), and so do we.
       let logic = FirstLogic<Output, Failure, Failure>(
-        name: "FirstWhere", matches: { .success(predicate($0)) }, convertFailure: { $0 })
+        name: "TryFirst", matches: { .success(predicate($0)) }, convertFailure: { $0 })
       upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }

@@ -64,6 +64,10 @@ struct CodingLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
   /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
   var cancelBeforeSubscriptionEnds: Bool { false }
 
+  /// A completion before the upstream's subscription ends the operator, as in Combine
+  /// (``OperatorLogic/endsOnCompletionBeforeSubscription``).
+  var endsOnCompletionBeforeSubscription: Bool { true }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {
       return .emit(try transform(input))

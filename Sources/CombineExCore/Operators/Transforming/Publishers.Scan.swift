@@ -53,7 +53,8 @@ extension Publishers {
       let nextPartialResult = self.nextPartialResult
       let logic = ScanLogic<Upstream.Output, Output, Failure, Failure>(
         name: "Scan", initialState: initialResult,
-        step: { .success(nextPartialResult($0, $1)) }, convertFailure: { $0 })
+        step: { .success(nextPartialResult($0, $1)) }, convertFailure: { $0 },
+        endsOnCompletionBeforeSubscription: true)
       upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
@@ -67,6 +68,9 @@ struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: Operato
   let initialState: Output
   let step: (Output, Input) -> Result<Output, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
+  /// Whether a completion before the upstream's subscription ends the operator: for `scan`,
+  /// not `tryScan`, as in Combine (``OperatorLogic/endsOnCompletionBeforeSubscription``).
+  let endsOnCompletionBeforeSubscription: Bool
 
   /// A cancel before the upstream's subscription is only noted, as before the driver (see
   /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).

@@ -58,7 +58,7 @@ extension Publishers {
       let logic = ScanLogic<Upstream.Output, Output, Upstream.Failure, any Error>(
         name: "TryScan", initialState: initialResult,
         step: { accumulator, next in Result { try nextPartialResult(accumulator, next) } },
-        convertFailure: { $0 })
+        convertFailure: { $0 }, endsOnCompletionBeforeSubscription: false)
       upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }

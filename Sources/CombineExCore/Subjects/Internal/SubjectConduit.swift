@@ -49,6 +49,7 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
 
   @usableFromInline
   package var description: String {
+    if let name = subject.subscriptionName { return name }
     if subject.replayBuffer != nil { return "ReplaySubject" }
     return subject.replaysCurrentValue ? "CurrentValueSubject" : "PassthroughSubject"
   }

@@ -156,8 +156,18 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   let nestsReentrantDeliveries: Bool
 
+  /// What its subscriptions' `description` says instead of the subject's kind (`Published`'s
+  /// and `ObservableObjectPublisher`'s, as Combine's: "PublishedSubject",
+  /// "ObservableObjectPublisher").
+  @usableFromInline
+  let subscriptionName: String?
+
   @inlinable
-  package init(replaying initialValue: Output?, nestsReentrantDeliveries: Bool = true) {
+  package init(
+    replaying initialValue: Output?, nestsReentrantDeliveries: Bool = true,
+    subscriptionName: String? = nil
+  ) {
+    self.subscriptionName = subscriptionName
     self.nestsReentrantDeliveries = nestsReentrantDeliveries
     replaysCurrentValue = initialValue != nil
     replays = initialValue != nil
@@ -172,6 +182,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// `CurrentValueSubject`, it requests from its upstreams at once.
   @inlinable
   package init(replayingLatest bufferSize: Int) {
+    subscriptionName = nil
     nestsReentrantDeliveries = true
     replaysCurrentValue = false
     replays = true

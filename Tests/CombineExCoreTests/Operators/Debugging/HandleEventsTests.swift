@@ -216,4 +216,33 @@ struct HandleEventsTests {
     #expect(cancels.load(ordering: .relaxed) == 1)
     #expect(recorder.values.count <= requests.load(ordering: .relaxed))
   }
+
+  @Test("a request and a cancel made before the upstream's subscription are reported")
+  func hooksBeforeSubscription() throws {
+    var log: [String] = []
+    let upstream = LateSubscriptionUpstream<Int, Never>()
+    upstream.handleEvents(
+      receiveSubscription: { _ in log.append("subscription") },
+      receiveCancel: { log.append("cancel") },
+      receiveRequest: { log.append("request \($0)") }
+    ).subscribe(AnySubscriber<Int, Never>())
+    let driver = try #require(upstream.operatorAsSubscription)
+    driver.request(.max(1))
+    driver.cancel()
+    #expect(log == ["request max(1)", "cancel"])
+  }
+
+  @Test("a second upstream subscription is reported, then cancelled, as in Combine")
+  func secondSubscriptionReported() {
+    var log: [String] = []
+    let upstream = LateSubscriptionUpstream<Int, Never>()
+    let recorder = upstream.handleEvents(receiveSubscription: { _ in log.append("subscription") })
+      .record(initialDemand: .none)
+    upstream.sendSubscription()
+    upstream.sendSubscription()
+    #expect(log == ["subscription", "subscription"])
+    #expect(upstream.cancelCount == 1)
+    recorder.cancel()
+    #expect(upstream.cancelCount == 2)
+  }
 }

@@ -63,7 +63,7 @@ struct PrintTests {
     #expect(recorder.values == [5])
   }
 
-  @Test("each message is written, then its newline")
+  @Test("each message is written as Combine writes it: an empty string, the message, a newline")
   func writesMessageThenNewline() {
     let stream = LogStream()
     let writes = LockedBox<[String]>([])
@@ -71,7 +71,9 @@ struct PrintTests {
     let recorder = Just(1).print(to: stream).record(initialDemand: .none)
     recorder.cancel()
     #expect(
-      writes.withLock { $0 } == ["receive subscription: (Just)", "\n", "receive cancel", "\n"])
+      writes.withLock { $0 } == [
+        "", "receive subscription: (Just)", "\n", "", "receive cancel", "\n",
+      ])
   }
 
   @Test("logs the upstream's failure")
@@ -199,5 +201,20 @@ struct PrintTests {
     let lines = stream.lines
     #expect(lines.count == 1 + 100 + recorder.values.count)
     #expect(lines.allSatisfy { $0.hasPrefix("p: receive ") || $0.hasPrefix("p: request max: (1)") })
+  }
+
+  @Test("logs every upstream subscription, also one it rejects and cancels, as Combine does")
+  func logsRejectedSubscriptions() {
+    let upstream = LateSubscriptionUpstream<Int, Never>()
+    let stream = LogStream()
+    let recorder = upstream.print(to: stream).record(initialDemand: .none)
+    upstream.sendSubscription()
+    upstream.sendSubscription()
+    recorder.cancel()
+    upstream.sendSubscription()
+    #expect(upstream.cancelCount == 3)
+    #expect(stream.lines.count == 4)
+    #expect(stream.lines.filter { $0.hasPrefix("receive subscription: (") }.count == 3)
+    #expect(stream.lines[2] == "receive cancel")
   }
 }

@@ -186,4 +186,24 @@ struct ReplaceErrorTests {
       #expect(recorder.completionCount == 1)
     }
   }
+
+  @Test("a value from an upstream that sends without demand stops the program, as in Combine")
+  func valueWithoutDemandTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = ManualUpstream<Int, TestError>()
+      let recorder = upstream.replaceError(with: 0).record(initialDemand: .none)
+      upstream.send(1)
+      _ = recorder
+    }
+  }
+
+  @Test("a value within the demand, or within demand returned for the last one, passes")
+  func valueWithinDemandPasses() {
+    let upstream = ManualUpstream<Int, TestError>()
+    let recorder = upstream.replaceError(with: 0)
+      .record(initialDemand: .max(1), demandAfterEachValue: .max(1))
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1, 2])
+  }
 }
