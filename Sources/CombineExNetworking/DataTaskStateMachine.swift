@@ -9,11 +9,13 @@ import Foundation
 /// only update the state and return what the caller (``DataTaskSubscription``) must do after
 /// releasing its lock; nothing here calls out.
 ///
-/// The task is created on the first demand (creating it calls the session, so it happens
-/// outside the lock, in ``State/creatingTask(parent:downstream:)``); every later request
-/// resumes it again, as Combine does (resuming a running task does nothing). The task's result
-/// ends the subscription: one value then `.finished`, or a failure. A cancel ends it too, and
-/// hands back the task to cancel.
+/// The task is created and resumed on the first demand (creating it calls the session, so it
+/// happens outside the lock, in ``State/creatingTask(parent:downstream:)``). Later requests
+/// only add demand: Combine resumes the task again on each, which Apple's Foundation ignores,
+/// but FoundationNetworking on Linux can stop the process when a running task is resumed again
+/// while it is being cancelled (seen in the stress test under the thread sanitizer). The task's
+/// result ends the subscription: one value then `.finished`, or a failure. A cancel ends it
+/// too, and hands back the task to cancel.
 struct DataTaskStateMachine<Downstream: Subscriber>
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
   enum State {
@@ -37,9 +39,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
   enum RequestAction {
     /// Create the task (the first demand), then report it with ``taskCreated(_:)``.
     case createTask(URLSession.DataTaskPublisher)
-    /// Resume the task again.
-    case resume(URLSessionDataTask)
-    /// Nothing: the task is being created, or the subscription ended.
+    /// Nothing: the task exists or is being created, or the subscription ended.
     case none
   }
 
@@ -99,12 +99,9 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
       self.demand += demand
       state = .creatingTask(parent: parent, downstream: downstream)
       return .createTask(parent)
-    case .creatingTask:
+    case .creatingTask, .running:
       self.demand += demand
       return .none
-    case .running(_, _, let task):
-      self.demand += demand
-      return .resume(task)
     case .cancelledWhileCreating, .delivering, .terminated:
       return .none
     }

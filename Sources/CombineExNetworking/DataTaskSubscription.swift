@@ -53,8 +53,6 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
       case .cancel(let task): task.cancel()
       case .none: break
       }
-    case .resume(let task):
-      task.resume()
     case .none:
       break
     }

@@ -39,7 +39,7 @@ extension URLSession {
   /// A publisher that delivers the results of performing URL session data tasks.
   ///
   /// Each subscription runs a task of its own: it asks `session` for a data task when the
-  /// subscriber first requests a value, resumes it, then delivers one value, the data and the
+  /// subscriber first requests a value, resumes it (once), then delivers one value, the data and the
   /// response, followed by `.finished`. A response is a value whatever its HTTP status (a 404
   /// is data like any other); the publisher fails only when the task fails: with its
   /// `URLError`, or with `URLError(.unknown)` when the session reports no response, or an

@@ -6,12 +6,22 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// A session for one test: ephemeral (no cache, no cookies), with a bounded request timeout.
-func makeSession() -> URLSession {
+/// The configuration of the tests' sessions: ephemeral, without a `URLCache`, with bounded
+/// timeouts. No cache, because FoundationNetworking on Linux can stop the process when a task
+/// is cancelled while its session reads the cache ("Trying to access a behaviour for a task
+/// that in not in the registry", seen under the thread sanitizer in the stress test).
+func testConfiguration() -> URLSessionConfiguration {
   let configuration = URLSessionConfiguration.ephemeral
+  configuration.urlCache = nil
+  configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
   configuration.timeoutIntervalForRequest = 60
   configuration.timeoutIntervalForResource = 60
-  return URLSession(configuration: configuration)
+  return configuration
+}
+
+/// A session for one test (see ``testConfiguration()``).
+func makeSession() -> URLSession {
+  URLSession(configuration: testConfiguration())
 }
 
 /// A real session that counts the data tasks it was asked for (before the request goes out).
