@@ -10,13 +10,17 @@ let package = Package(
   products: [
     .library(name: "CombineEx", targets: ["CombineEx"]),
     .library(name: "CombineExCore", targets: ["CombineExCore"]),
+    .library(name: "CombineExNetworking", targets: ["CombineExNetworking"]),
     .library(name: "CombineExStore", targets: ["CombineExStore"]),
     .library(name: "CombineExTesting", targets: ["CombineExTesting"]),
     .executable(name: "combineex-demo", targets: ["combineex-demo"]),
   ],
   targets: [
     .target(name: "CombineExCore"),
-    .target(name: "CombineEx", dependencies: ["CombineExCore"]),
+    // URLSession's data task publisher, apart from the core so that the core does not link
+    // FoundationNetworking on Linux; CombineEx re-exports it.
+    .target(name: "CombineExNetworking", dependencies: ["CombineExCore"]),
+    .target(name: "CombineEx", dependencies: ["CombineExCore", "CombineExNetworking"]),
     .target(name: "CombineExStore", dependencies: ["CombineEx"]),
     .target(
       name: "CombineExTesting", dependencies: ["CombineExCore", "CombineEx", "CombineExStore"]),
@@ -31,6 +35,8 @@ let package = Package(
 
     .testTarget(name: "CombineExCoreTests", dependencies: ["CombineExCore", "CombineExTesting"]),
     .testTarget(name: "CombineExTests", dependencies: ["CombineEx", "CombineExTesting"]),
+    .testTarget(
+      name: "CombineExNetworkingTests", dependencies: ["CombineExNetworking", "CombineExTesting"]),
     .testTarget(
       name: "CombineExStoreTests", dependencies: ["CombineExStore", "CombineExTesting"]),
     .testTarget(name: "CombineExTestingTests", dependencies: ["CombineExTesting"]),

@@ -45,6 +45,7 @@ guide_module() {
   case "$1" in
     Core | Publishers | Operators | ErrorHandling | Debugging | Combining | Schedulers | Async \
       | Performance | Reliability) echo CombineExCore ;;
+    Networking) echo CombineExNetworking ;;
     Store | Effects) echo CombineExStore ;;
     Testing) echo CombineExTesting ;;
     *) echo CombineEx ;;

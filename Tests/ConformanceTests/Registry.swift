@@ -50,7 +50,7 @@ struct CaseBuilder: Sendable {
 enum Registry {
   static let entries: [RegistryEntry] =
     sources + morePublishers + transforming + filtering + reducing + others + combining + time
-    + sharing + properties + lifetimes + cold + store + originalCombineEx
+    + sharing + properties + lifetimes + cold + store + originalCombineEx + networking
 
   /// Every generic case, for parameterized tests.
   /// Set `CONFORMANCE_CASE` to a case's name (or part of it) to run only the matching cases.

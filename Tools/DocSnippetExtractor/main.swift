@@ -73,6 +73,12 @@ func topLevelNames(_ code: [String]) -> [String] {
   }
 }
 
+/// A blank line for an import (the generated file makes its own), indented ones included: an
+/// example imports FoundationNetworking inside `#if canImport(FoundationNetworking)`.
+func droppingImport(_ line: String) -> String {
+  line.trimmingCharacters(in: .whitespaces).hasPrefix("import ") ? "" : line
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 guard let output = arguments.first else {
   FileHandle.standardError.write(Data("usage: DocSnippetExtractor <out.swift> <doc.md>...\n".utf8))
@@ -86,6 +92,10 @@ var source = """
   import Foundation
   import Testing
 
+  #if canImport(FoundationNetworking)
+    import FoundationNetworking
+  #endif
+
   """
 for path in arguments.dropFirst().sorted() {
   for block in try blocks(in: path) {
@@ -93,14 +103,14 @@ for path in arguments.dropFirst().sorted() {
     source += "\n// \(block.document):\(block.line)\n"
     switch block.kind {
     case .toplevel:
-      source += block.code.map { $0.hasPrefix("import ") ? "" : $0 }.joined(separator: "\n")
+      source += block.code.map(droppingImport).joined(separator: "\n")
       source += "\n"
     case .statements, .run:
       source += "func snippet_\(name)() async throws {\n"
       source += "#sourceLocation(file: \"\(path)\", line: \(block.line + 1))\n"
       // The generated file imports every module; an example's own imports become blank lines
       // (keeping line numbers) since imports are only valid at file scope.
-      source += block.code.map { $0.hasPrefix("import ") ? "" : $0 }.joined(separator: "\n")
+      source += block.code.map(droppingImport).joined(separator: "\n")
       source += "\n#sourceLocation()\n"
       for variable in topLevelNames(block.code) {
         source += "  withExtendedLifetime(\(variable)) {}\n"

@@ -36,6 +36,10 @@ struct CaseTraits: OptionSet, Sendable {
   /// that it drops values under limited demand). An upstream left with values and no demand
   /// is not a stall; a publisher whose upstreams all ended must still complete.
   static let spendsDemandWithoutOutput = CaseTraits(rawValue: 1 << 6)
+  /// Treats a request of `.none` as misuse and stops the program, as Combine's
+  /// `URLSession.DataTaskPublisher` does: the harness leaves out the scenarios' `.none`
+  /// requests.
+  static let zeroDemandIsMisuse = CaseTraits(rawValue: 1 << 7)
 }
 
 /// Where a case's publisher gets its upstreams: it creates scripted sources (which the
@@ -373,6 +377,9 @@ enum Harness {
     driver.settle()
     checkEnd(after: "while subscribing")
     for step in scenario.steps {
+      if traits.contains(.zeroDemandIsMisuse), case .request(Subscribers.Demand.none) = step {
+        continue
+      }
       driver.perform(step)
       if case .pump = step { checkLiveness() }
       checkEnd(after: "at step \(step)")

@@ -1,0 +1,1 @@
+../../Shared/ConcurrentPerform.swift

@@ -1,0 +1,1 @@
+../../Shared/LockedBox.swift
