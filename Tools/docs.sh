@@ -87,7 +87,9 @@ for module in "${modules[@]}"; do
     echo "docs.sh: error: $doc is missing: build first (swift build, or swift test)" >&2
     exit 1
   fi
-  newer=$(find "Sources/$module" -name '*.swift' -newer "$doc" | head -n 1)
+  # The module file, not the .swiftdoc: the compiler leaves a .swiftdoc whose content did not
+  # change untouched, so its date can be older than a source that changed only code.
+  newer=$(find "Sources/$module" -name '*.swift' -newer "$bin/Modules/$module.swiftmodule" | head -n 1)
   if [ -n "$newer" ]; then
     echo "docs.sh: error: $newer changed after the last build: run swift build first" >&2
     exit 1
