@@ -1,13 +1,25 @@
 import CombineExCore
 import Foundation
 
+/// A cold publisher that runs a wrapped publisher, made anew for each subscription: `Deferred`
+/// and ``AnyDeferredPublisher``. It carries the original CombineEx's operators that return
+/// `Deferred<…>` (see the extension below); it is not meant to be adopted elsewhere.
+public protocol _DeferredPublisherWrapping: ColdPublisher {
+  /// The publisher each subscription runs.
+  associatedtype WrappedPublisher: Publisher
+  where WrappedPublisher.Output == Output, WrappedPublisher.Failure == Failure
+  /// Makes the publisher of one new run.
+  var createPublisher: () -> WrappedPublisher { get }
+}
+
+extension Deferred: _DeferredPublisherWrapping {}
+extension AnyDeferredPublisher: _DeferredPublisherWrapping {}
+
 // The original CombineEx's operators on a deferred publisher that return `Deferred<…>`: each
 // applies Combine's operator to a new wrapped publisher, inside a new `Deferred`, so every
 // subscription builds its own chain. They are disfavoured, as in the original: Combine's forms
 // (cold here as well, see `ColdPublisher`) win unless the caller names the `Deferred<…>` type.
-// `Deferred` and `AnyDeferredPublisher` (the two types with a `WrappedPublisher`) have the same
-// set, form for form: change AnyDeferredPublisher+LiftedOperators.swift with this file.
-extension Deferred {
+extension _DeferredPublisherWrapping {
   /// Transforms each value; the transform is applied inside a new `Deferred`.
   ///
   /// The original CombineEx's form: disfavoured, chosen where the `Deferred` type is named.
@@ -16,7 +28,7 @@ extension Deferred {
     -> Deferred<Publishers.Map<WrappedPublisher, T>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().map(transform) }
+    return Deferred { make().map(transform) }
   }
 
   /// Transforms each value with a throwing closure, inside a new `Deferred`.
@@ -27,7 +39,7 @@ extension Deferred {
     -> Deferred<Publishers.TryMap<WrappedPublisher, T>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().tryMap(transform) }
+    return Deferred { make().tryMap(transform) }
   }
 
   /// Transforms the failure, inside a new `Deferred`.
@@ -38,7 +50,7 @@ extension Deferred {
     -> Deferred<Publishers.MapError<WrappedPublisher, E>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().mapError(transform) }
+    return Deferred { make().mapError(transform) }
   }
 
   /// Replaces `nil` values with `output`, inside a new `Deferred`.
@@ -49,7 +61,7 @@ extension Deferred {
     -> Deferred<Publishers.Map<WrappedPublisher, T>> where WrappedPublisher.Output == T?
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().replaceNil(with: output) }
+    return Deferred { make().replaceNil(with: output) }
   }
 
   /// Accumulates values, starting from `initialResult` for each subscription, inside a new `Deferred`.
@@ -62,7 +74,7 @@ extension Deferred {
     -> Deferred<Publishers.Scan<WrappedPublisher, T>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().scan(initialResult, nextPartialResult) }
+    return Deferred { make().scan(initialResult, nextPartialResult) }
   }
 
   /// Accumulates values with a throwing closure, inside a new `Deferred`.
@@ -75,7 +87,7 @@ extension Deferred {
     -> Deferred<Publishers.TryScan<WrappedPublisher, T>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().tryScan(initialResult, nextPartialResult) }
+    return Deferred { make().tryScan(initialResult, nextPartialResult) }
   }
 
   /// Gives a publisher that cannot fail a failure type, inside a new `Deferred`.
@@ -86,7 +98,7 @@ extension Deferred {
     -> Deferred<Publishers.SetFailureType<WrappedPublisher, E>>
   where WrappedPublisher.Failure == Never {
     let make = createPublisher
-    return CombineExCore.Deferred { make().setFailureType(to: failureType) }
+    return Deferred { make().setFailureType(to: failureType) }
   }
 
   /// Subscribes to the publisher `transform` returns for each value, inside a new `Deferred`.
@@ -100,7 +112,7 @@ extension Deferred {
     -> Deferred<Publishers.FlatMap<P, WrappedPublisher>>
   where T == P.Output, WrappedPublisher.Failure == P.Failure {
     let make = createPublisher
-    return CombineExCore.Deferred { make().flatMap(maxPublishers: maxPublishers, transform) }
+    return Deferred { make().flatMap(maxPublishers: maxPublishers, transform) }
   }
 
   /// Subscribes to the publisher `transform` returns for each value, taking its failure type, inside a new `Deferred`.
@@ -114,7 +126,7 @@ extension Deferred {
     -> Deferred<Publishers.FlatMap<P, Publishers.SetFailureType<WrappedPublisher, P.Failure>>>
   where WrappedPublisher.Failure == Never {
     let make = createPublisher
-    return CombineExCore.Deferred { make().flatMap(maxPublishers: maxPublishers, transform) }
+    return Deferred { make().flatMap(maxPublishers: maxPublishers, transform) }
   }
 
   /// Subscribes to the publisher `transform` returns for each value, when neither can fail, inside a new `Deferred`.
@@ -128,7 +140,7 @@ extension Deferred {
     -> Deferred<Publishers.FlatMap<P, WrappedPublisher>>
   where P.Failure == Never, WrappedPublisher.Failure == Never {
     let make = createPublisher
-    return CombineExCore.Deferred { make().flatMap(maxPublishers: maxPublishers, transform) }
+    return Deferred { make().flatMap(maxPublishers: maxPublishers, transform) }
   }
 
   /// Subscribes to the publisher `transform` returns for each value, giving it this failure type, inside a new `Deferred`.
@@ -144,7 +156,7 @@ extension Deferred {
     > where P.Failure == Never
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().flatMap(maxPublishers: maxPublishers, transform) }
+    return Deferred { make().flatMap(maxPublishers: maxPublishers, transform) }
   }
 
   /// Follows the latest inner publisher, inside a new `Deferred`.
@@ -157,7 +169,7 @@ extension Deferred {
     WrappedPublisher.Output: Publisher, WrappedPublisher.Output.Failure == WrappedPublisher.Failure
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().switchToLatest() }
+    return Deferred { make().switchToLatest() }
   }
 
   /// Follows the latest inner publisher, taking its failure type, inside a new `Deferred`.
@@ -173,7 +185,7 @@ extension Deferred {
     > where WrappedPublisher.Output: Publisher, WrappedPublisher.Failure == Never
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().switchToLatest() }
+    return Deferred { make().switchToLatest() }
   }
 
   /// Follows the latest inner publisher, giving inner publishers that cannot fail this failure type, inside a new `Deferred`.
@@ -192,7 +204,7 @@ extension Deferred {
     > where WrappedPublisher.Output: Publisher, WrappedPublisher.Output.Failure == Never
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().switchToLatest() }
+    return Deferred { make().switchToLatest() }
   }
 
   /// Follows the latest inner publisher, when neither can fail, inside a new `Deferred`.
@@ -206,7 +218,7 @@ extension Deferred {
     WrappedPublisher.Output.Failure == Never
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().switchToLatest() }
+    return Deferred { make().switchToLatest() }
   }
 
   /// Encodes each value with `encoder`, inside a new `Deferred`.
@@ -217,7 +229,7 @@ extension Deferred {
     -> Deferred<Publishers.Encode<WrappedPublisher, Coder>>
   where WrappedPublisher.Output: Encodable {
     let make = createPublisher
-    return CombineExCore.Deferred { make().encode(encoder: encoder) }
+    return Deferred { make().encode(encoder: encoder) }
   }
 
   /// Decodes each value as `type` with `decoder`, inside a new `Deferred`.
@@ -228,7 +240,7 @@ extension Deferred {
     -> Deferred<Publishers.Decode<WrappedPublisher, Item, Coder>>
   where WrappedPublisher.Output == Coder.Input {
     let make = createPublisher
-    return CombineExCore.Deferred { make().decode(type: type, decoder: decoder) }
+    return Deferred { make().decode(type: type, decoder: decoder) }
   }
 
   /// Replaces a failure with the publisher `handler` returns, inside a new `Deferred`.
@@ -239,7 +251,7 @@ extension Deferred {
     -> Deferred<Publishers.Catch<WrappedPublisher, P>> where WrappedPublisher.Output == P.Output
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().catch(handler) }
+    return Deferred { make().catch(handler) }
   }
 
   /// Measures the time between values on `scheduler`, inside a new `Deferred`.
@@ -250,7 +262,7 @@ extension Deferred {
     -> Deferred<Publishers.MeasureInterval<WrappedPublisher, S>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().measureInterval(using: scheduler, options: options) }
+    return Deferred { make().measureInterval(using: scheduler, options: options) }
   }
 
   /// Publishes a value once `dueTime` has passed without another, inside a new `Deferred`.
@@ -263,7 +275,7 @@ extension Deferred {
     -> Deferred<Publishers.Debounce<WrappedPublisher, S>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred {
+    return Deferred {
       make().debounce(for: dueTime, scheduler: scheduler, options: options)
     }
   }
@@ -279,7 +291,7 @@ extension Deferred {
     -> Deferred<Publishers.Delay<WrappedPublisher, S>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred {
+    return Deferred {
       make().delay(for: interval, tolerance: tolerance, scheduler: scheduler, options: options)
     }
   }
@@ -294,7 +306,7 @@ extension Deferred {
     -> Deferred<Publishers.Throttle<WrappedPublisher, S>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred {
+    return Deferred {
       make().throttle(for: interval, scheduler: scheduler, latest: latest)
     }
   }
@@ -310,7 +322,7 @@ extension Deferred {
     -> Deferred<Publishers.Timeout<WrappedPublisher, S>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred {
+    return Deferred {
       make().timeout(interval, scheduler: scheduler, options: options, customError: customError)
     }
   }
@@ -323,7 +335,7 @@ extension Deferred {
     -> Deferred<Publishers.SubscribeOn<WrappedPublisher, S>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().subscribe(on: scheduler, options: options) }
+    return Deferred { make().subscribe(on: scheduler, options: options) }
   }
 
   /// Delivers events on `scheduler`, inside a new `Deferred`.
@@ -334,7 +346,7 @@ extension Deferred {
     -> Deferred<Publishers.ReceiveOn<WrappedPublisher, S>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().receive(on: scheduler, options: options) }
+    return Deferred { make().receive(on: scheduler, options: options) }
   }
 
   /// Delivers events on the main thread through `UIScheduler`, inside a new `Deferred`.
@@ -345,7 +357,7 @@ extension Deferred {
     -> Deferred<Publishers.ReceiveOn<WrappedPublisher, UIScheduler>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().receiveOnMain() }
+    return Deferred { make().receiveOnMain() }
   }
 
   /// Delivers events on the main queue, always asynchronously, inside a new `Deferred`.
@@ -356,7 +368,7 @@ extension Deferred {
     -> Deferred<Publishers.ReceiveOn<WrappedPublisher, DispatchQueue>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().receiveOnMainAsync() }
+    return Deferred { make().receiveOnMainAsync() }
   }
 
   /// Delivers events on the main run loop, inside a new `Deferred`.
@@ -367,7 +379,7 @@ extension Deferred {
     -> Deferred<Publishers.ReceiveOn<WrappedPublisher, RunLoop>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred { make().receiveOnMainRunLoop() }
+    return Deferred { make().receiveOnMainRunLoop() }
   }
 
   /// Runs the given closures on the stream's events, inside a new `Deferred`.
@@ -383,7 +395,7 @@ extension Deferred {
     -> Deferred<Publishers.HandleEvents<WrappedPublisher>>
   {
     let make = createPublisher
-    return CombineExCore.Deferred {
+    return Deferred {
       make().handleEvents(
         receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
         receiveCompletion: receiveCompletion, receiveCancel: receiveCancel,
