@@ -51,6 +51,15 @@ extension Subscribers {
     /// The key path that indicates the property to assign.
     public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
+    /// What the mirror shows as `status`: the upstream's subscription while subscribed, or the
+    /// state the subscriber is in.
+    var status: Any {
+      lock.withLock { () -> Any in
+        if let subscription { return subscription }
+        return phase == .awaitingSubscription ? "awaiting subscription" : "terminal"
+      }
+    }
+
     /// A textual representation of the subscriber, naming the assigned object's type.
     public var description: String { "Assign \(Root.self)." }
 
