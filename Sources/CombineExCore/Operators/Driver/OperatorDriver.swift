@@ -310,6 +310,8 @@ extension OperatorDriver: CustomReflectable, CustomPlaygroundDisplayConvertible 
     let context = OperatorMirrorContext(
       downstream: downstream.map { $0 as Any } ?? downstream as Any,
       upstream: upstream as Any, status: status, ended: !live)
+    // The logic's state as it is now, read without the lock (upstream events, which own it,
+    // may be changing it on another thread): a debugging view, as Combine's is.
     return Mirror(self, children: logic.mirrorChildren(state.value, context))
   }
 
