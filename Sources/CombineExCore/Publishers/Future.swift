@@ -203,3 +203,21 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureWaiter<
     }
   }
 }
+
+// As in Combine: the future (as `parent` and `subject`), the downstream and whether it asked
+// for anything; all `nil` once the subscription ended.
+extension FutureSubscription: CustomReflectable, CustomPlaygroundDisplayConvertible {
+  var customMirror: Mirror {
+    let (future, downstream, hasDemand) = lock.withLock {
+      (phase == .done ? nil : self.future, self.downstream, self.hasDemand)
+    }
+    return Mirror(
+      self,
+      children: [
+        "parent": future as Any, "downstream": downstream as Any,
+        "hasAnyDemand": hasDemand, "subject": future as Any,
+      ])
+  }
+
+  var playgroundDescription: Any { description }
+}

@@ -186,8 +186,9 @@ final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStri
     self.completion = completion
   }
 
+  /// As in Combine: the recorded values.
   @usableFromInline
-  var description: String { "Record" }
+  var description: String { "\(output)" }
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
@@ -241,4 +242,15 @@ final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStri
     downstream = nil
     output = []
   }
+}
+
+// As in Combine: the recorded values (`sequence`) and completion.
+extension RecordSubscription: CustomReflectable, CustomPlaygroundDisplayConvertible {
+  @usableFromInline
+  var customMirror: Mirror {
+    Mirror(self, children: ["sequence": output, "completion": completion])
+  }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
 }

@@ -57,6 +57,17 @@ struct BufferStateMachine<Output, Failure: Error> {
   /// cancel).
   var isLive: Bool { !delivery.isClosed }
 
+  /// The children of the buffer's `customMirror`, as Combine shows them: the buffered values,
+  /// the upstream's state, the downstream's demand and the completion waiting to follow.
+  var mirrorChildren: [Mirror.Child] {
+    let terminal: Subscribers.Completion<Failure>? =
+      finishing ? .finished : pendingFailure.map { .failure($0) }
+    return [
+      ("values", buffer.storage[buffer.head...].compactMap { $0 }), ("state", upstream),
+      ("downstreamDemand", demand), ("terminal", terminal as Any),
+    ]
+  }
+
   // MARK: Upstream
 
   /// The upstream's subscription arrived: returns the demand to request from it, or `nil` if

@@ -268,3 +268,9 @@ final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
     return .none
   }
 }
+
+// What Combine shows of a buffer's subscription: its name and its machine's children, read
+// under the lock when asked for.
+extension BufferStorage: NamedReflection {
+  var customMirror: Mirror { Mirror(self, children: lock.withLock { machine.mirrorChildren }) }
+}

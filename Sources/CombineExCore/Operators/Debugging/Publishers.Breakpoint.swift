@@ -138,3 +138,5 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 func stopInDebugger() {
   raise(SIGTRAP)
 }
+
+extension BreakpointSubscriber: NamedReflection {}

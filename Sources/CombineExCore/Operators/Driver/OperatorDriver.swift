@@ -297,3 +297,23 @@ private struct StateCell<Value> {
     self.value = value
   }
 }
+
+// What Combine shows of an operator's subscription in a debugger, a playground or a `dump`:
+// the name as the playground value, and the children the logic lists, computed on demand.
+extension OperatorDriver: CustomReflectable, CustomPlaygroundDisplayConvertible {
+  package var customMirror: Mirror {
+    let (status, live, downstream) = lock.withLock {
+      (machine.state, machine.isLive, self.downstream)
+    }
+    var upstream: (any Subscription)?
+    if case .subscribed(let subscription) = status { upstream = subscription }
+    let context = OperatorMirrorContext(
+      downstream: downstream.map { $0 as Any } ?? downstream as Any,
+      upstream: upstream as Any, status: status, ended: !live)
+    // The logic's state as it is now, read without the lock (upstream events, which own it,
+    // may be changing it on another thread): a debugging view, as Combine's is.
+    return Mirror(self, children: logic.mirrorChildren(state.value, context))
+  }
+
+  package var playgroundDescription: Any { description }
+}

@@ -132,6 +132,11 @@ package protocol OperatorLogic {
   /// Called once, when the operator has ended: after its completion was delivered (or withheld
   /// because of a cancel), or after a cancel cut it short.
   func ended()
+
+  /// The children of the driver's `customMirror`, as Combine's subscription of this operator
+  /// shows them (see ``OperatorMirrorContext``). Computed only when a mirror is asked for.
+  /// Default: none.
+  func mirrorChildren(_ state: State, _ context: OperatorMirrorContext) -> [Mirror.Child]
 }
 
 extension OperatorLogic where State == Void {
@@ -197,6 +202,10 @@ extension OperatorLogic {
   }
 
   package func ended() {}
+
+  package func mirrorChildren(_ state: State, _ context: OperatorMirrorContext) -> [Mirror.Child] {
+    []
+  }
 }
 
 /// How an ``OperatorDriver`` keeps track of the downstream's demand (``OperatorLogic/demandTracking``).

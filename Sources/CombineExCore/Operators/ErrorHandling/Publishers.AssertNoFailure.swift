@@ -104,3 +104,10 @@ where Downstream.Failure == Never {
     }
   }
 }
+
+// As in Combine: where the assertion was made, and its prefix.
+extension AssertNoFailureSubscriber: NamedReflection {
+  var customMirror: Mirror {
+    Mirror(self, children: ["file": file, "line": line, "prefix": prefix])
+  }
+}

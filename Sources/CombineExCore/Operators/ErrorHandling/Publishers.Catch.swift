@@ -79,6 +79,8 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
 
   override var description: String { "Catch" }
 
+  override var mirrorsDemand: Bool { true }
+
   func start<Upstream: Publisher>(_ upstream: Upstream)
   where Upstream.Output == Downstream.Input, Upstream.Failure == UpstreamFailure {
     subscribe(upstream, stage: 0) { [self] completion in

@@ -77,3 +77,5 @@ struct MapErrorSubscriber<Downstream: Subscriber, Failure: Error>: Subscriber,
     downstream.receive(completion: completion.mapFailure(transform))
   }
 }
+
+extension MapErrorSubscriber: NamedReflection {}

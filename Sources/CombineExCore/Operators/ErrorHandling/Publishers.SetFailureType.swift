@@ -84,3 +84,5 @@ struct SetFailureTypeSubscriber<Downstream: Subscriber>: Subscriber, CustomStrin
     downstream.receive(completion: .finished)
   }
 }
+
+extension SetFailureTypeSubscriber: NamedReflection {}

@@ -81,6 +81,8 @@ where NewPublisher.Output == Downstream.Input, Downstream.Failure == any Error {
 
   override var description: String { "TryCatch" }
 
+  override var mirrorsDemand: Bool { true }
+
   func start<Upstream: Publisher>(_ upstream: Upstream)
   where Upstream.Output == Downstream.Input, Upstream.Failure == UpstreamFailure {
     subscribe(upstream, stage: 0) { [self] completion in

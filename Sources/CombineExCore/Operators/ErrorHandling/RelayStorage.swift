@@ -26,6 +26,10 @@ class RelayStorage<Downstream: Subscriber>: Subscription, CustomStringConvertibl
 
   var description: String { "Relay" }
 
+  /// Whether `customMirror` shows the downstream and its outstanding demand, as Combine's
+  /// Catch and TryCatch do (the others show no children).
+  var mirrorsDemand: Bool { false }
+
   // MARK: Stages
 
   /// Subscribes `publisher` as stage `stage`, unless the relay already ended (cancelled);
@@ -119,4 +123,27 @@ final class RelayStage<Downstream: Subscriber, Failure: Error>: Subscriber,
   func receive(completion: Subscribers.Completion<Failure>) {
     if relay.completeStage(stage) { onCompletion(completion) }
   }
+}
+
+// What Combine shows of the relay's subscription and of its stages' subscribers: the name, and
+// the children below, computed when asked for.
+extension RelayStorage: CustomReflectable, CustomPlaygroundDisplayConvertible {
+  var customMirror: Mirror {
+    guard mirrorsDemand else { return Mirror(self, children: [:]) }
+    let (downstream, state) = lock.withLock { (self.downstream, machine.state) }
+    var demand = Subscribers.Demand.none
+    switch state {
+    case .awaitingSubscription(_, let pending), .connected(_, _, let pending): demand = pending
+    default: break
+    }
+    return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
+  }
+
+  var playgroundDescription: Any { description }
+}
+
+extension RelayStage: CustomReflectable, CustomPlaygroundDisplayConvertible {
+  var customMirror: Mirror { Mirror(self, children: relay.customMirror.children) }
+
+  var playgroundDescription: Any { description }
 }

@@ -103,3 +103,5 @@ struct FilterSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvert
     downstream.receive(completion: completion)
   }
 }
+
+extension FilterSubscriber: NamedReflection {}

@@ -74,3 +74,5 @@ where Downstream.Input == Never {
     downstream.receive(completion: completion)
   }
 }
+
+extension IgnoreOutputSubscriber: NamedReflection {}

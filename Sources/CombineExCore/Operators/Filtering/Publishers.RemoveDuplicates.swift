@@ -93,6 +93,10 @@ struct RemoveDuplicatesLogic<Input, UpstreamFailure: Error, Failure: Error>: Ope
   /// ``OperatorLogic/trapsEventsBeforeSubscription``).
   var trapsEventsBeforeSubscription: Bool { true }
 
+  func mirrorChildren(_ last: Input?, _ context: OperatorMirrorContext) -> [Mirror.Child] {
+    [("downstream", context.downstream), ("last", last as Any)]
+  }
+
   func receive(_ input: Input, _ previous: inout Input?) -> OperatorStep<Input, Failure> {
     defer { previous = input }
     guard let previous else { return .emit(input) }

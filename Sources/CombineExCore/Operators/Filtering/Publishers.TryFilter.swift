@@ -95,6 +95,10 @@ struct TryFilterLogic<Input, UpstreamFailure: Error>: OperatorLogic {
   /// ``OperatorLogic/trapsEventsBeforeSubscription``).
   var trapsEventsBeforeSubscription: Bool { true }
 
+  func mirrorChildren(_: State, _ context: OperatorMirrorContext) -> [Mirror.Child] {
+    [("downstream", context.downstream)]
+  }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, any Error> {
     do {
       return try isIncluded(input) ? .emit(input) : .skip

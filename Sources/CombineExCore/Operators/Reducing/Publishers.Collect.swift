@@ -57,6 +57,11 @@ struct CollectLogic<Input, Failure: Error>: ReducingLogic {
 
   func result(_ elements: [Input]) -> [Input]? { elements }
 
+  /// As in Combine: only how many elements were collected so far.
+  func mirrorChildren(_ elements: [Input], _ context: OperatorMirrorContext) -> [Mirror.Child] {
+    [("count", elements.count)]
+  }
+
   func receive(_ input: Input, _ elements: inout [Input]) -> OperatorStep<[Input], Failure> {
     elements.append(input)
     return .consume

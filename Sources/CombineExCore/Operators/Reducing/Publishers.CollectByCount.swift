@@ -80,6 +80,13 @@ struct CollectByCountLogic<Input, Failure: Error>: OperatorLogic {
   /// A request of zero is an API violation, as in Combine (``OperatorLogic/zeroDemandTraps``).
   var zeroDemandTraps: Bool { true }
 
+  func mirrorChildren(_ batch: [Input], _ context: OperatorMirrorContext) -> [Mirror.Child] {
+    [
+      ("downstream", context.downstream), ("upstreamSubscription", context.upstream),
+      ("buffer", batch), ("count", count),
+    ]
+  }
+
   func receive(_ input: Input, _ batch: inout [Input]) -> OperatorStep<[Input], Failure> {
     batch.append(input)
     // A partial batch asks for nothing: the demand for its remaining elements was made when the

@@ -120,6 +120,10 @@ struct PrefixWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: Operator
   /// ``OperatorLogic/trapsEventsBeforeSubscription``).
   var trapsEventsBeforeSubscription: Bool { true }
 
+  func mirrorChildren(_: State, _ context: OperatorMirrorContext) -> [Mirror.Child] {
+    [("downstream", context.downstream)]
+  }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     switch shouldContinue(input) {
     case .success(true): return .emit(input)

@@ -145,3 +145,5 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
 }
 
 extension ImmediateDelivery: SubscriptionReleasing {}
+
+extension ImmediateDelivery: NamedReflection {}

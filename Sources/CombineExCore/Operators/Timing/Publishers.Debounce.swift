@@ -228,3 +228,16 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     upstream?.cancel()
   }
 }
+
+// As in Combine: the downstream, its demand and the value waiting for the quiet period.
+extension DebounceSubscription: NamedReflection {
+  var customMirror: Mirror {
+    let downstream: Downstream? = outbox.lock.withLock { outbox.downstream }
+    let state: (Subscribers.Demand, Input?) = lock.withLock { (self.demand, self.latest) }
+    let children: [Mirror.Child] = [
+      ("downstream", downstream as Any), ("downstreamDemand", state.0),
+      ("currentValue", state.1 as Any),
+    ]
+    return Mirror(self, children: children)
+  }
+}

@@ -100,3 +100,5 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     downstream.receive(completion: completion)
   }
 }
+
+extension MeasureIntervalSubscriber: NamedReflection {}

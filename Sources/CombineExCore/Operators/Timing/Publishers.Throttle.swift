@@ -250,3 +250,5 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     upstream?.cancel()
   }
 }
+
+extension ThrottleSubscription: NamedReflection {}

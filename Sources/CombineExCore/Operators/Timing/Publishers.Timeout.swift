@@ -260,3 +260,5 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     upstream?.cancel()
   }
 }
+
+extension TimeoutSubscription: NamedReflection {}

@@ -122,3 +122,5 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     upstream?.cancel()
   }
 }
+
+extension ScheduledDelivery: NamedReflection {}

@@ -116,3 +116,5 @@ struct CompactMapSubscriber<Downstream: Subscriber, Input>: Subscriber, CustomSt
     downstream.receive(completion: completion)
   }
 }
+
+extension CompactMapSubscriber: NamedReflection {}

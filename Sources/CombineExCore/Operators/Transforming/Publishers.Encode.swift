@@ -68,6 +68,13 @@ struct CodingLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
   /// (``OperatorLogic/endsOnCompletionBeforeSubscription``).
   var endsOnCompletionBeforeSubscription: Bool { true }
 
+  func mirrorChildren(_: Void, _ context: OperatorMirrorContext) -> [Mirror.Child] {
+    [
+      ("downstream", context.downstream), ("finished", context.ended),
+      ("upstreamSubscription", context.upstream),
+    ]
+  }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {
       return .emit(try transform(input))

@@ -102,3 +102,5 @@ struct MapSubscriber<Downstream: Subscriber, Input>: Subscriber, CustomStringCon
     downstream.receive(completion: completion)
   }
 }
+
+extension MapSubscriber: NamedReflection {}

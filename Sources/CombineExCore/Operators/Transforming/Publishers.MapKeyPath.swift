@@ -45,7 +45,8 @@ extension Publishers {
       let keyPath = self.keyPath
       upstream.receive(
         subscriber: KeyPathSubscriber(
-          downstream: subscriber, name: "ValueForKey", read: { $0[keyPath: keyPath] }))
+          downstream: subscriber, name: "ValueForKey", read: { $0[keyPath: keyPath] },
+          keyPaths: keyPath))
     }
   }
 }
@@ -58,6 +59,9 @@ struct KeyPathSubscriber<Downstream: Subscriber, Input>: Subscriber, CustomStrin
   let downstream: Downstream
   let name: String
   let read: (Input) -> Downstream.Input
+  /// The key path, or a tuple of the key paths, for `customMirror` (a tuple of up to three
+  /// references fits an `Any` without an allocation).
+  let keyPaths: Any
 
   /// The downstream's identifier: this stateless link adds no identity of its own.
   var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
@@ -74,5 +78,17 @@ struct KeyPathSubscriber<Downstream: Subscriber, Input>: Subscriber, CustomStrin
 
   func receive(completion: Subscribers.Completion<Downstream.Failure>) {
     downstream.receive(completion: completion)
+  }
+}
+
+// As in Combine: the key path (`keyPath`), or each of them (`keyPath0`, `keyPath1`, ...).
+extension KeyPathSubscriber: NamedReflection {
+  var customMirror: Mirror {
+    guard name == "ValueForKeys" else { return Mirror(self, children: ["keyPath": keyPaths]) }
+    return Mirror(
+      self,
+      children: Mirror(reflecting: keyPaths).children.enumerated().map { index, path in
+        ("keyPath\(index)", path.value)
+      })
   }
 }

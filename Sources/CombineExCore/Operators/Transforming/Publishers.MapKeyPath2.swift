@@ -51,7 +51,8 @@ extension Publishers {
       upstream.receive(
         subscriber: KeyPathSubscriber(
           downstream: subscriber, name: "ValueForKeys",
-          read: { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) }))
+          read: { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) },
+          keyPaths: (keyPath0, keyPath1)))
     }
   }
 }

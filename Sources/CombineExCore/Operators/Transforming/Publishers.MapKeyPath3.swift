@@ -57,7 +57,8 @@ extension Publishers {
       upstream.receive(
         subscriber: KeyPathSubscriber(
           downstream: subscriber, name: "ValueForKeys",
-          read: { ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]) }))
+          read: { ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]) },
+          keyPaths: (keyPath0, keyPath1, keyPath2)))
     }
   }
 }

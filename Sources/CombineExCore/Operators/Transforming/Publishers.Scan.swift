@@ -76,6 +76,13 @@ struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: Operato
   /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
   var cancelBeforeSubscriptionEnds: Bool { false }
 
+  /// As in Combine: `tryScan` also shows its status.
+  func mirrorChildren(_ accumulator: Output, _ context: OperatorMirrorContext) -> [Mirror.Child] {
+    name == "TryScan"
+      ? [("downstream", context.downstream), ("status", context.status), ("result", accumulator)]
+      : [("downstream", context.downstream), ("result", accumulator)]
+  }
+
   func receive(_ input: Input, _ accumulator: inout Output) -> OperatorStep<Output, Failure> {
     switch step(accumulator, input) {
     case .success(let next):

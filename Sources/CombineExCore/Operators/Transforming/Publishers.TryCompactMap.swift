@@ -81,6 +81,10 @@ struct TryCompactMapLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic 
   /// ``OperatorLogic/trapsEventsBeforeSubscription``).
   var trapsEventsBeforeSubscription: Bool { true }
 
+  func mirrorChildren(_: State, _ context: OperatorMirrorContext) -> [Mirror.Child] {
+    [("downstream", context.downstream)]
+  }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {
       guard let output = try transform(input) else { return .skip }
