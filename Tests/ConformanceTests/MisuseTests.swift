@@ -174,14 +174,15 @@ struct MisuseTests {
     #expect(late.values.isEmpty && late.completionCount == 1)
   }
 
-  @Test("a CurrentValueSubject keeps its value when sent to after completion")
+  @Test("a CurrentValueSubject ignores sends after completion; setting value stores it")
   func currentValueSubjectAfterCompletion() {
     let subject = CurrentValueSubject<Int, Never>(1)
     let recorder = subject.record()
     subject.send(completion: .finished)
     subject.send(2)
-    subject.value = 3
     #expect(subject.value == 1)
+    subject.value = 3  // As in Combine: stored, not sent.
+    #expect(subject.value == 3)
     #expect(recorder.values == [1])
     #expect(recorder.completionCount == 1)
   }

@@ -20,13 +20,15 @@ extension Publisher where Failure == Never {
 ///
 /// Making an iterator (which `for await` does) subscribes to the publisher; each `next()` call
 /// then requests one value (`.max(1)`) and waits for it, so the publisher never runs ahead of
-/// the loop. Values the publisher sends without being asked are dropped, as a subscriber does
-/// with values beyond its demand: a `PassthroughSubject`'s values sent while the loop body
-/// runs are not seen.
+/// the loop: a `PassthroughSubject`'s values sent while the loop body runs are not seen. A
+/// publisher that sends a value nobody asked for stops the program, as in Combine.
 ///
 /// - The sequence ends (`next()` returns `nil`) when the publisher finishes.
-/// - Cancelling the task that awaits `next()` cancels the subscription, and `next()` returns
-///   `nil`.
+/// - Several tasks may call `next()` on one iterator at once, as in Combine: each call
+///   requests one value, values go to the calls in the order they were made, and the end of
+///   the sequence ends every waiting call.
+/// - Cancelling a task that awaits `next()` cancels the subscription, and every waiting call
+///   returns `nil`.
 /// - Dropping the iterator, for example by leaving a `for await` loop with `break` or
 ///   `return`, cancels the subscription.
 ///

@@ -149,7 +149,9 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureWaiter<
   }
 
   func request(_ demand: Subscribers.Demand) {
-    guard demand != .none else { return }
+    // As in Combine, whose Future checks it.
+    checkAPI(
+      demand != .none, "Future was asked for zero values. A request must be for one or more.")
     let delivery = lock.withLock { () -> (Downstream, Result<Output, Failure>)? in
       guard phase != .done else { return nil }
       hasDemand = true

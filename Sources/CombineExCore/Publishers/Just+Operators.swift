@@ -262,7 +262,9 @@ extension Just {
   @inlinable
   public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
   where Output == S.Element {
-    Publishers.Sequence(sequence: Array(elements) + [output])
+    // The standard library's `+` reads `elements` once, as Combine's does (the calls a
+    // sequence sees are Combine's).
+    Publishers.Sequence(sequence: elements + [output])
   }
 
   /// Publishes the value, then `elements`.
@@ -275,6 +277,6 @@ extension Just {
   @inlinable
   public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
   where Output == S.Element {
-    Publishers.Sequence(sequence: [output] + Array(elements))
+    Publishers.Sequence(sequence: [output] + elements)
   }
 }

@@ -117,11 +117,15 @@ extension Optional.Publisher {
     return Optional<Output>.Publisher(index == 0 ? output : nil)
   }
 
-  /// Publishes the value if `range` contains the index 0. The range must not start below 0.
+  /// Publishes the value if `range` contains the index 0. The range must not start below 0,
+  /// and must end below `Int.max - 1` (as in Combine).
   public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher
   where R.Bound == Int {
     let bounds = range.relative(to: 0..<Int.max)
     checkAPI(bounds.lowerBound >= 0, "output(in:) needs a range that does not start below 0")
+    // Combine checks this bound too (on `Optional.Publisher` only).
+    checkAPI(
+      bounds.upperBound < Int.max - 1, "output(in:) needs a range that ends below Int.max - 1")
     return Optional<Output>.Publisher(
       bounds.lowerBound == 0 && bounds.upperBound != 0 ? output : nil)
   }

@@ -234,15 +234,15 @@ extension Publishers.Sequence where Elements: Collection {
     Result<Int, Failure>.Publisher(sequence.count)
   }
 
-  /// Publishes the elements in `range` of the collection's indices.
+  /// Publishes the elements in `range` of the collection's indices, which must be valid
+  /// indices of the collection (as in Combine).
   @inlinable
   public func output(in range: Range<Elements.Index>)
     -> Publishers.Sequence<[Elements.Element], Failure>
   {
-    // Clamped, like the general `output(in:)`: indices past the end publish nothing rather
-    // than trap (Combine traps here).
-    Publishers.Sequence<[Elements.Element], Failure>(
-      sequence: Array(sequence[range.clamped(to: sequence.startIndex..<sequence.endIndex)]))
+    // As in Combine: the collection's own subscript checks the range (a range beyond the
+    // indices stops the program), and the collection sees only the calls Combine makes.
+    Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence[range]))
   }
 }
 
@@ -278,15 +278,15 @@ extension Publishers.Sequence where Elements: RandomAccessCollection, Failure ==
 }
 
 extension Publishers.Sequence where Elements: RandomAccessCollection {
-  /// Publishes the elements in `range` of the collection's indices.
+  /// Publishes the elements in `range` of the collection's indices, which must be valid
+  /// indices of the collection (as in Combine).
   @inlinable
   public func output(in range: Range<Elements.Index>)
     -> Publishers.Sequence<[Elements.Element], Failure>
   {
-    // Clamped, like the general `output(in:)`: indices past the end publish nothing rather
-    // than trap (Combine traps here).
-    Publishers.Sequence<[Elements.Element], Failure>(
-      sequence: Array(sequence[range.clamped(to: sequence.startIndex..<sequence.endIndex)]))
+    // As in Combine: the collection's own subscript checks the range (a range beyond the
+    // indices stops the program), and the collection sees only the calls Combine makes.
+    Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence[range]))
   }
 
   /// Publishes the number of elements.

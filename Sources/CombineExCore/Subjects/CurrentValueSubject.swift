@@ -36,11 +36,19 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
 
   /// The value wrapped by this subject, published as a new element whenever it changes.
   ///
-  /// Setting it is the same as calling ``send(_:)``.
+  /// Setting it is the same as calling ``send(_:)``, except after the completion: then, as in
+  /// Combine, the new value is stored (and not sent).
   @inlinable
   public var value: Output {
     get { core.lock.withLock { currentValue } }
-    set { send(newValue) }
+    set {
+      // As in `send`, the replaced value is released after the lock.
+      var replaced = newValue
+      core.perform(.value(newValue)) { _ in
+        swap(&currentValue, &replaced)
+        return !isComplete
+      }
+    }
   }
 
   /// Creates a current value subject with the given initial value.
@@ -80,8 +88,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     }
   }
 
-  /// Sends a completion to every subscriber. Later values are ignored and `value` keeps its
-  /// last value.
+  /// Sends a completion to every subscriber. Later values are not sent; `send(_:)` ignores
+  /// them, and setting ``value`` stores the new value, as in Combine.
   @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
     core.perform(.completion(completion)) { _ in

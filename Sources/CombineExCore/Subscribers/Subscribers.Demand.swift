@@ -126,10 +126,14 @@ extension Subscribers {
     public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
 
     /// Subtracts a number of values from a demand. `.unlimited` stays `.unlimited`; the result
-    /// stops at `.none`; a negative number adds.
+    /// stops at `.none`; a negative number adds, and a sum beyond `Int.max` gives `.none`, as
+    /// in Combine (whose arithmetic overflows there).
     @inlinable
     public static func - (lhs: Demand, rhs: Int) -> Demand {
-      rhs < 0 ? lhs + Demand(rawValue: rhs.magnitude) : lhs - Demand(rawValue: UInt(rhs))
+      guard rhs < 0 else { return lhs - Demand(rawValue: UInt(rhs)) }
+      if lhs == .unlimited { return .unlimited }
+      let sum = lhs.rawValue + rhs.magnitude  // At most 2^63 - 1 + 2^63: no overflow.
+      return sum > UInt(Int.max) ? .none : Demand(rawValue: sum)
     }
 
     /// Subtracts a number of values from this demand. A negative number adds.

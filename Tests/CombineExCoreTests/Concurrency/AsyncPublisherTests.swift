@@ -198,4 +198,99 @@ struct AsyncPublisherTests {
       #expect(await task.value <= 300)
     }
   }
+
+  @Test("several tasks may wait on one iterator: values go to the calls in the order made")
+  func severalWaitingCallsGetValuesInOrder() async {
+    let requested = Signal()
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = SharedIterator(
+      subject.handleEvents(receiveRequest: { _ in requested.fire() }).values.makeAsyncIterator())
+    let first = Task { await shared.next() }
+    await requested.wait(count: 1)
+    let second = Task { await shared.next() }
+    await requested.wait(count: 2)
+    subject.send(1)
+    subject.send(2)
+    #expect(await first.value == 1)
+    #expect(await second.value == 2)
+  }
+
+  @Test("cancelling one of several waiting tasks cancels the upstream once and ends every call")
+  func cancellingOneWaitingTaskEndsAll() async {
+    let requested = Signal()
+    let cancelled = Signal()
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = SharedIterator(
+      subject.handleEvents(
+        receiveCancel: { cancelled.fire() }, receiveRequest: { _ in requested.fire() }
+      ).values.makeAsyncIterator())
+    let first = Task { await shared.next() }
+    let second = Task { await shared.next() }
+    await requested.wait(count: 2)
+    second.cancel()
+    #expect(await first.value == nil)
+    #expect(await second.value == nil)
+    #expect(await shared.next() == nil)
+    #expect(cancelled.count == 1)
+  }
+
+  @Test("the end of the publisher ends every waiting call")
+  func completionEndsEveryWaitingCall() async {
+    let requested = Signal()
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = SharedIterator(
+      subject.handleEvents(receiveRequest: { _ in requested.fire() }).values.makeAsyncIterator())
+    let first = Task { await shared.next() }
+    let second = Task { await shared.next() }
+    await requested.wait(count: 2)
+    subject.send(completion: .finished)
+    #expect(await first.value == nil)
+    #expect(await second.value == nil)
+  }
+
+  @Test("a value sent while no call waits for it stops the program, as in Combine")
+  func unrequestedValueTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = ScriptedUpstream<Int, Never>()
+      let iterator = upstream.values.makeAsyncIterator()
+      upstream.send(1)
+      withExtendedLifetime(iterator) {}
+    }
+  }
+
+  @Test("stress: tasks sharing one iterator receive every value exactly once")
+  func stressSharedIterator() async {
+    let shared = SharedIterator((0..<400).publisher.values.makeAsyncIterator())
+    let received = await withTaskGroup(of: [Int].self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          var values: [Int] = []
+          while let value = await shared.next() { values.append(value) }
+          return values
+        }
+      }
+      var all: [Int] = []
+      for await values in group { all += values }
+      return all
+    }
+    #expect(received.sorted() == Array(0..<400))
+  }
+}
+
+/// One async iterator shared by several tasks, as in Combine's tests of `values`: each call
+/// works on a copy (the copies share the subscription), and the actor lets calls overlap while
+/// they wait.
+actor SharedIterator<Iterator: AsyncIteratorProtocol> where Iterator.Element: Sendable {
+  private var iterator: Iterator
+
+  init(_ iterator: sending Iterator) {
+    self.iterator = iterator
+  }
+
+  func next() async throws(Iterator.Failure) -> Iterator.Element? {
+    var copy = iterator
+    let value = try await copy.next(isolation: self)
+    iterator = copy
+    return value
+  }
 }

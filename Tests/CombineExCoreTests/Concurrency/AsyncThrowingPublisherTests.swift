@@ -91,4 +91,20 @@ struct AsyncThrowingPublisherTests {
     }
     #expect(received == Array(0..<300))
   }
+
+  @Test("a failure goes to the first waiting call; the other waiting calls return nil")
+  func failureGoesToFirstWaitingCall() async throws {
+    let requested = Signal()
+    let subject = PassthroughSubject<Int, TestError>()
+    let shared = SharedIterator(
+      subject.handleEvents(receiveRequest: { _ in requested.fire() }).values.makeAsyncIterator())
+    let first = Task { try await shared.next() }
+    await requested.wait(count: 1)
+    let second = Task { try await shared.next() }
+    await requested.wait(count: 2)
+    subject.send(completion: .failure(TestError(3)))
+    await #expect(throws: TestError(3)) { try await first.value }
+    #expect(try await second.value == nil)
+    #expect(try await shared.next() == nil)
+  }
 }

@@ -100,12 +100,13 @@ struct FutureTests {
     #expect(recorder.receivedCompletion.isFinished)
   }
 
-  @Test("a request for .none demand delivers nothing")
-  func requestNoneDeliversNothing() {
-    let future = Future<Int, Never> { $0(.success(1)) }
-    let recorder = future.record(initialDemand: .none)
-    recorder.request(.none)
-    #expect(recorder.values.isEmpty)
+  @Test("a request of zero stops the program, as in Combine")
+  func requestOfZeroTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let future = Future<Int, Never> { $0(.success(1)) }
+      let recorder = future.record(initialDemand: .none)
+      recorder.request(.none)
+    }
   }
 
   @Test("a failure is delivered at once, without demand")

@@ -108,6 +108,14 @@ struct OptionalPublisherOperatorsTests {
     await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.output(in: -1..<1) }
   }
 
+  @Test("output(in:) with a range ending at Int.max - 1 or beyond stops the program, as in Combine")
+  func tooBigUpperBound() async {
+    #expect(Optional(1).publisher.output(in: 0..<(Int.max - 2)).output == 1)
+    await #expect(processExitsWith: .failure) {
+      _ = Optional(1).publisher.output(in: 0..<(Int.max - 1))
+    }
+  }
+
   @Test("reduce and scan fold the value, or publish nothing for nil")
   func reduceAndScan() {
     let reduced: Optional<Int>.Publisher = Sut(4).reduce(2, +)

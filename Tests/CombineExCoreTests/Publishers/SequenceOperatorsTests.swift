@@ -125,6 +125,13 @@ struct SequenceOperatorsTests {
     #expect(slice.sequence == [2, 3, 4])
   }
 
+  @Test("output(in:) with a range beyond the collection's indices stops the program, as in Combine")
+  func outputInRangeBeyondIndices() async {
+    await #expect(processExitsWith: .failure) {
+      _ = [1, 2, 3].publisher.output(in: 1..<5)
+    }
+  }
+
   @Test("count returns a Just for a random-access collection that cannot fail")
   func countJust() {
     let counted: Just<Int> = [1, 1, 1].publisher.count()

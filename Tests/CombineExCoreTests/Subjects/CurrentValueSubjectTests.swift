@@ -48,6 +48,26 @@ struct CurrentValueSubjectTests {
     #expect(late.events == [.subscription, .completion(.failure(TestError(1)))])
   }
 
+  @Test("after the completion, setting value stores it without sending it, as in Combine")
+  func settingValueAfterCompletionStoresIt() {
+    let subject = CurrentValueSubject<Int, Never>(1)
+    let recorder = subject.record()
+    subject.send(completion: .finished)
+    subject.value = 42
+    #expect(subject.value == 42)
+    #expect(recorder.values == [1])
+    subject.send(43)
+    #expect(subject.value == 42)
+  }
+
+  @Test("a request of zero stops the program, as in Combine")
+  func requestOfZeroTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = CurrentValueSubject<Int, Never>(1).record(initialDemand: .none)
+      recorder.request(.none)
+    }
+  }
+
   @Test("a re-entrant send is delivered at once, nested, as in Combine")
   func reentrantSendIsNested() {
     let subject = CurrentValueSubject<Int, Never>(0)

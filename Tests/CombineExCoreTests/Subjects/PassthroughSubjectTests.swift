@@ -43,6 +43,14 @@ struct PassthroughSubjectTests {
     #expect(recorder.values == [2])
   }
 
+  @Test("a request of zero stops the program, as in Combine")
+  func requestOfZeroTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = PassthroughSubject<Int, Never>().record(initialDemand: .none)
+      recorder.request(.none)
+    }
+  }
+
   @Test("ignores values and completions after the completion")
   func nothingAfterCompletion() {
     let subject = PassthroughSubject<Int, TestError>()

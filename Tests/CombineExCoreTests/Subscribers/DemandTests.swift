@@ -108,7 +108,16 @@ struct DemandTests {
     #expect(Demand.max(5) - 2 == .max(3))
     #expect(Demand.max(1) - 2 == .none)
     #expect(Demand.max(1) - -2 == .max(3))
-    #expect(Demand.max(Int.max) - -1 == .unlimited)
+    #expect(Demand.unlimited - -1 == .unlimited)
+  }
+
+  @Test("subtracting a negative Int past Int.max gives none, as Combine's overflow does")
+  func subtractNegativeIntOverflows() {
+    #expect(Demand.max(Int.max) - -1 == .none)
+    #expect(Demand.max(Int.max - 1) - -1 == .max(Int.max))
+    var demand = Demand.max(Int.max)
+    demand -= -1
+    #expect(demand == .none)
   }
 
   @Test("-= subtracts a demand or an Int in place")

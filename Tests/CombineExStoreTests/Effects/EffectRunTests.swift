@@ -89,8 +89,8 @@ struct EffectRunTests {
     let cancels = Counter()
     let sentAfterCancel = Counter()
     let recorder = Effect<Int, Never>.run { subscriber in
-      subscriber.send(1)  // prefix(1) cancels here, before the work returns
-      subscriber.send(2)
+      subscriber.send(1)
+      subscriber.send(2)  // prefix(1) cancels here (the element after its range), as Combine's
       sentAfterCancel.increment()
       return AnyCancellable { cancels.increment() }
     }

@@ -244,7 +244,7 @@ struct TestStoreTests {
     let gate = PassthroughSubject<Void, Never>()
     let effects = EffectMiddleware<FeatureAction, FeatureAction, Feature, Void>.onAction {
       _, _, _ in
-      gate.receive(on: DispatchQueue(label: "finish")).prefix(1)
+      gate.receive(on: DispatchQueue(label: "finish")).first()
         .flatMap { Empty<FeatureAction, Never>() }.eraseToEffect()
     }
     let store = TestStore(

@@ -60,8 +60,6 @@ struct DeferredFutureTests {
   func valueWaitsForDemand() {
     let recorder = DeferredFuture<Int, Never> { $0(.success(1)) }.record(initialDemand: .none)
     #expect(recorder.events == [.subscription])
-    recorder.request(.none)
-    #expect(recorder.events == [.subscription])
     recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
   }

@@ -78,7 +78,8 @@ struct ChainOperator: CustomStringConvertible {
       let count = generator.int(1...4)
       return ChainOperator(
         "prefix(\(count))", { $0.prefix(count).eraseToAnyPublisher() },
-        { $0.values.count >= count ? .finished(Array($0.values.prefix(count))) : $0 })
+        // As Combine's, it finishes at the element after its range, not with the last one.
+        { $0.values.count > count ? .finished(Array($0.values.prefix(count))) : $0 })
     case 6:
       let count = generator.int(0...3)
       return ChainOperator(
@@ -92,7 +93,7 @@ struct ChainOperator: CustomStringConvertible {
         { $0.output(in: lower..<upper).eraseToAnyPublisher() },
         { stream in
           let slice = Array(stream.values.dropFirst(lower).prefix(upper - lower))
-          return stream.values.count >= upper ? .finished(slice) : stream.with(slice)
+          return stream.values.count > upper ? .finished(slice) : stream.with(slice)
         })
     case 8:
       let count = generator.int(1...3)

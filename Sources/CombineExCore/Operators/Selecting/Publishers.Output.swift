@@ -90,7 +90,9 @@ extension Publishers {
 extension Publishers.Output: Equatable where Upstream: Equatable {}
 
 /// `output(at:)`, `output(in:)` and `prefix(_:)`: skip the elements before the range, emit
-/// those in it, and finish with the last one (an empty range finishes at the first element).
+/// those in it, and finish at the first element after it (an empty range finishes at the first
+/// element). As in Combine, the last element of the range does not finish: the operator learns
+/// that the range is over only from one more element, which it does not publish.
 struct OutputLogic<Input, Failure: Error>: OperatorLogic {
   typealias UpstreamFailure = Failure
   let range: Range<Int>
@@ -108,7 +110,6 @@ struct OutputLogic<Input, Failure: Error>: OperatorLogic {
     let current = index
     index += 1
     if current < range.lowerBound { return .skip }
-    if current >= range.upperBound { return .finish }
-    return current == range.upperBound - 1 ? .emitAndFinish(input) : .emit(input)
+    return current >= range.upperBound ? .finish : .emit(input)
   }
 }

@@ -155,10 +155,13 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
   }
 
   /// Adds demand; a replaying subject then delivers the current value if it is owed. The
-  /// subject's first downstream demand makes it request values from its upstreams.
+  /// subject's first downstream demand makes it request values from its upstreams. A request
+  /// of zero stops the program, as in Combine (whose subjects check it).
   @inlinable
   package final func request(_ demand: Subscribers.Demand) {
-    guard demand != .none else { return }
+    checkAPI(
+      demand != .none,
+      "\(description) was asked for zero values. A request must be for one or more.")
     addDemand(demand)
     if !subject.upstreamDemanded.load(ordering: .relaxed) { subject.requestUpstreamOnce() }
     if subject.replays {

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("output(at:) and output(in:)")
 struct OutputTests {
-  @Test("output(at:) publishes the element at the index, then finishes and cancels the upstream")
+  @Test("output(at:) publishes the element at the index; the next one finishes and cancels")
   func outputAt() {
     let subject = PassthroughSubject<String, Never>()
     var cancelled = false
@@ -13,6 +13,11 @@ struct OutputTests {
     subject.send("b")
     #expect(recorder.values.isEmpty)
     subject.send("c")
+    #expect(recorder.values == ["c"])
+    // As in Combine: the end of the range is known only from the next element.
+    #expect(recorder.receivedCompletion == nil)
+    #expect(!cancelled)
+    subject.send("d")
     #expect(recorder.values == ["c"])
     #expect(recorder.receivedCompletion.isFinished)
     #expect(cancelled)
@@ -39,13 +44,16 @@ struct OutputTests {
     #expect(upstream.prefix(3).range == 0..<3)
   }
 
-  @Test("prefix(_:) publishes the first elements, then finishes and cancels the upstream")
+  @Test("prefix(_:) publishes the first elements; the next one finishes and cancels")
   func prefix() {
     let subject = PassthroughSubject<Int, Never>()
     var cancelled = false
     let recorder = subject.handleCancelForTest { cancelled = true }.prefix(2).record()
     subject.send(1)
     subject.send(2)
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.receivedCompletion == nil)
+    subject.send(3)
     #expect(recorder.values == [1, 2])
     #expect(recorder.receivedCompletion.isFinished)
     #expect(cancelled)
@@ -103,6 +111,22 @@ struct OutputTests {
     #expect(recorder.receivedCompletion == nil)
     recorder.request(.max(1))
     #expect(recorder.values == [3, 4, 5])
+    // A collection's `output(in:)` is fused into a sequence of the range's elements, as in
+    // Combine, so it finishes with the last one.
+    #expect(recorder.receivedCompletion.isFinished)
+  }
+
+  @Test("the element after the range needs demand before it finishes the operator")
+  func finishingElementNeedsDemand() {
+    let upstream = ManualUpstream<Int, Never>()
+    let recorder = upstream.prefix(1).record(initialDemand: .max(1))
+    #expect(upstream.send(7) == .none)
+    #expect(recorder.values == [7])
+    #expect(recorder.receivedCompletion == nil)
+    recorder.request(.max(1))
+    #expect(upstream.requests == [.max(1), .max(1)])
+    #expect(upstream.send(8) == .none)
+    #expect(recorder.values == [7])
     #expect(recorder.receivedCompletion.isFinished)
   }
 
