@@ -212,7 +212,8 @@ struct Runner {
     if let our {
       verdicts = workload.targets.compactMap { check($0, ours: our, ratio: ratio) }
     }
-    for (passed, description) in verdicts {
+    // A shown multiple (`multipleOf`) is no target: neither met nor missed.
+    for (passed, description) in verdicts where !description.hasPrefix("=") {
       if passed {
         met.append("\(workload.key) \(description)")
       } else {
@@ -310,6 +311,9 @@ struct Runner {
       return (ours.median <= bytes, "<=\(format(bytes, 0)) B")
     case .noAllocations:
       return (countingWorks && ours.allocationsPerUnit < 0.01, "0 allocs")
+    case .multipleOf(let other):
+      guard let reference = medians[other] else { return nil }
+      return (true, "=\(format(ours.median / reference, 0))x \(other)")
     }
   }
 

@@ -27,6 +27,9 @@ public struct Workload {
     /// No heap allocation per unit (fewer than one per hundred units, so that the setup of the
     /// measured region does not count).
     case noAllocations
+    /// Not a target: shows how many times slower than another workload (the raw loop, `a`)
+    /// this one is, for workloads whose issue asks for that multiple without a bound.
+    case multipleOf(String)
   }
 
   /// A short identifier used to pair the two builds and to select workloads on the command

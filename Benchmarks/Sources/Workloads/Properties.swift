@@ -19,10 +19,10 @@ func propertyWorkloads() -> [Workload] {
         targets: [.noAllocations], body: mutablePropertyTenSinks),
       Workload(
         "j2", "Action: apply, run one value, complete", unit: "run",
-        body: actionApplyCycle),
+        targets: [.withinFactorOf("a", 490)], body: actionApplyCycle),
       Workload(
         "j3", "Store.dispatch, 3 middlewares, reducer", unit: "action",
-        body: storeDispatch),
+        targets: [.withinFactorOf("a", 150)], body: storeDispatch),
       Workload(
         "j4", "DeferredFuture.map.flatMap.sink: subscribe to value", unit: "subscription",
         body: deferredFutureChain),

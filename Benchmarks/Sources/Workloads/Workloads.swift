@@ -83,5 +83,7 @@ public func allWorkloads() -> [Workload] {
       targets: [.atMostBytes(200)], body: liveCurrentValueSinkBytes),
   ]
   workloads += propertyWorkloads()
+  workloads += storeWorkloads()
+  workloads += aggregateWorkloads()
   return workloads
 }

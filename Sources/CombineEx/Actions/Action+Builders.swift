@@ -21,11 +21,12 @@ extension Action {
   /// let refresh = Action<Void, Int, Never>(enabledIf: Property(isOnline), builder: { .just(1) })
   /// ```
   @_disfavoredOverload
+  @inlinable
   public convenience init(
     enabledIf: Property<Bool> = Property(value: true),
     builder: @escaping (Input) -> AnyDeferredPublisher<Output, Failure>
   ) {
-    self.init(enabledIf: enabledIf, form: .builder, execute: builder)
+    self.init(enabledIf: enabledIf, specializedForm: .builder, execute: builder)
   }
 
   /// Creates an action whose runs are the futures `builder` makes for an input (an
@@ -38,11 +39,12 @@ extension Action {
   ///
   /// Otherwise the same as `init(enabledIf:execute:)`.
   @_disfavoredOverload
+  @inlinable
   public convenience init<F: DeferredFutureProtocol>(
     enabledIf: Property<Bool> = Property(value: true),
     builder: @escaping (Input) -> F
   ) where F.Output == Output, F.Failure == Failure {
-    self.init(enabledIf: enabledIf, form: .builderFuture) { input in
+    self.init(enabledIf: enabledIf, specializedForm: .builderFuture) { input in
       builder(input).eraseToAnyDeferredPublisher()
     }
   }
@@ -64,11 +66,12 @@ extension Action {
   /// gate has let the run through, so each run subscribes to a publisher of its own even when
   /// the type does not say it is cold. Otherwise the same as ``init(enabledIf:execute:)``.
   @_disfavoredOverload
+  @inlinable
   public convenience init<P: Publisher>(
     enabledIf: Property<Bool> = Property(value: true),
     execute: @escaping (Input) -> P
   ) where P.Output == Output, P.Failure == Failure {
-    self.init(enabledIf: enabledIf, form: .executePublisher) { input in
+    self.init(enabledIf: enabledIf, specializedForm: .executePublisher) { input in
       // `execute` is called at subscription already (ActionApplication), once per run: the
       // wrapper only gives its publisher the erased type.
       AnyDeferredPublisher(makePublisher: { execute(input) })

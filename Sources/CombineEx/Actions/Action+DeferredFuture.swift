@@ -10,11 +10,12 @@ extension Action {
   /// Otherwise the same as ``init(enabledIf:execute:)``. (Disfavored so that a closure such as
   /// `{ _ in .just(x) }`, valid for both, picks the publisher form.)
   @_disfavoredOverload
+  @inlinable
   public convenience init(
     enabledIf: Property<Bool> = Property(value: true),
     execute: @escaping (Input) -> DeferredFuture<Output, Failure>
   ) {
-    self.init(enabledIf: enabledIf, form: .executeDeferredFuture) { input in
+    self.init(enabledIf: enabledIf, specializedForm: .executeDeferredFuture) { input in
       execute(input).eraseToAnyDeferredPublisher()
     }
   }

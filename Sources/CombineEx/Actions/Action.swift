@@ -61,7 +61,12 @@ public final class Action<Input, Output, Failure: Error> {
 
   let storage: ActionStorage
   let execute: (Input) -> AnyDeferredPublisher<Output, Failure>
-  let valuesSubject = PassthroughSubject<Output, Never>()
+  let valuesSubject: PassthroughSubject<Output, Never>
+  /// Sends a run's value to `valuesSubject`. The inlinable initializers make it in the
+  /// caller's module, where `Output` is known, so that the send runs specialized code: a run's
+  /// own code is generic (it is reached through `AnyDeferredPublisher`), and a subject's send
+  /// compiled for any `Output` looks its types up in the runtime's metadata cache at each value.
+  let sendValue: (Output) -> Void
   let errorsSubject = PassthroughSubject<Failure, Never>()
   let disabledErrorsSubject = PassthroughSubject<Void, Never>()
   let completedSubject = PassthroughSubject<Void, Never>()
@@ -88,19 +93,37 @@ public final class Action<Input, Output, Failure: Error> {
   ///     subscription, and followed for ``isEnabled``.
   ///   - execute: Makes the cold publisher of one run. Called once per run, at subscription,
   ///     after the gate has let the run through, on the subscribing thread.
+  @inlinable
   public convenience init(
     enabledIf: Property<Bool> = Property(value: true),
     execute: @escaping (Input) -> AnyDeferredPublisher<Output, Failure>
   ) {
-    self.init(enabledIf: enabledIf, form: .execute, execute: execute)
+    self.init(enabledIf: enabledIf, specializedForm: .execute, execute: execute)
   }
 
-  /// The designated initializer: every public one records its `form` and comes here.
+  /// Every public initializer records its `form` and comes here, inlined into the caller's
+  /// module: the values subject and its send are made where `Output` is known.
+  @inlinable
+  convenience init(
+    enabledIf: Property<Bool>, specializedForm form: ActionForm,
+    execute: @escaping (Input) -> AnyDeferredPublisher<Output, Failure>
+  ) {
+    let values = PassthroughSubject<Output, Never>()
+    self.init(
+      enabledIf: enabledIf, form: form, values: values, sendValue: { values.send($0) },
+      execute: execute)
+  }
+
+  /// The designated initializer.
+  @usableFromInline
   init(
-    enabledIf: Property<Bool>, form: ActionForm,
+    enabledIf: Property<Bool>, form: ActionForm, values: PassthroughSubject<Output, Never>,
+    sendValue: @escaping (Output) -> Void,
     execute: @escaping (Input) -> AnyDeferredPublisher<Output, Failure>
   ) {
     self.form = form
+    valuesSubject = values
+    self.sendValue = sendValue
     let storage = ActionStorage(enabledIf: enabledIf)
     self.storage = storage
     self.execute = execute
@@ -110,7 +133,7 @@ public final class Action<Input, Output, Failure: Error> {
     isEnabled = Property(
       currentValue: { storage.isEnabled },
       publisher: storage.publishedIsEnabled.eraseToAnyPublisher())
-    values = valuesSubject.eraseToAnyPublisher()
+    self.values = values.eraseToAnyPublisher()
     errors = errorsSubject.eraseToAnyPublisher()
     disabledErrors = disabledErrorsSubject.eraseToAnyPublisher()
     completed = completedSubject.eraseToAnyPublisher()
@@ -138,6 +161,7 @@ public final class Action<Input, Output, Failure: Error> {
   ///   receiveCompletion: { _ in }, receiveValue: { print($0) })
   /// // Prints: 42
   /// ```
+  @inlinable
   public func apply(_ input: Input) -> AnyDeferredPublisher<Output, ActionError<Failure>> {
     AnyDeferredPublisher(ActionApplication(action: self, input: input))
   }
@@ -197,6 +221,7 @@ extension Action: @unchecked Sendable where Input: Sendable, Output: Sendable {
 
 /// Which of ``Action``'s initializers made an action (they accept the same trailing closure;
 /// the overload-resolution tests check which one a closure picks).
+@usableFromInline
 package enum ActionForm: Sendable {
   /// `init(enabledIf:execute:)` with a closure returning `AnyDeferredPublisher`.
   case execute

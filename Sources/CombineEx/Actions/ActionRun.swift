@@ -2,22 +2,51 @@ import CombineExCore
 
 /// The publisher behind ``Action/apply(_:)``: each subscription passes the action's gate and
 /// becomes a run, or is refused with ``ActionError/disabled``.
+@usableFromInline
 struct ActionApplication<Input, Output, RunFailure: Error>: ColdPublisher {
+  @usableFromInline
   typealias Failure = ActionError<RunFailure>
 
+  @usableFromInline
   let action: Action<Input, Output, RunFailure>
+  @usableFromInline
   let input: Input
 
+  /// Inlinable, so that ``Action/apply(_:)`` makes it, and erases it, in the caller's module.
+  @inlinable
+  init(action: Action<Input, Output, RunFailure>, input: Input) {
+    self.action = action
+    self.input = input
+  }
+
+  @usableFromInline
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    guard action.storage.start() else {
-      action.disabledErrorsSubject.send(())
-      subscriber.receive(subscription: Subscriptions.empty)
-      subscriber.receive(completion: .failure(.disabled))
-      return
-    }
+    guard action.storage.start() else { return refuse(subscriber) }
     let run = ActionRun(action: action, downstream: subscriber)
     action.execute(input).receive(subscriber: run)
   }
+
+  /// Fails `subscriber` with ``ActionError/disabled``. Out of line: this code runs unspecialized,
+  /// and the types it names would otherwise be looked up on every run, refused or not.
+  @inline(never)
+  private func refuse<S: Subscriber>(_ subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
+    action.disabledErrorsSubject.send(())
+    subscriber.receive(subscription: Subscriptions.empty)
+    subscriber.receive(completion: .failure(.disabled))
+  }
+}
+
+/// Where an ``ActionRun`` is: not generic, so that the run's unspecialized code (it is reached
+/// through `AnyDeferredPublisher`, for a subscriber type only known at run time) does not look
+/// up the metadata of a generic enum each time it reads or writes its phase.
+enum ActionRunPhase {
+  /// The run's publisher has not sent its subscription yet.
+  case awaitingSubscription
+  /// Running; requests go to the subscription.
+  case subscribed
+  /// Completed or cancelled: everything else is ignored.
+  case ended
 }
 
 /// One run of an ``Action``: subscribed to the publisher the action's closure made, it reports
@@ -26,25 +55,23 @@ struct ActionApplication<Input, Output, RunFailure: Error>: ColdPublisher {
 ///
 /// It keeps the action alive until the run ends, and releases the action and the downstream
 /// then.
+///
+/// Its code runs unspecialized (the downstream's type is only known at run time, behind
+/// `AnyDeferredPublisher`), where every generic type a method names costs a lookup in the
+/// runtime's metadata cache: so the state is a non-generic phase and existential subscription,
+/// the lock is taken and released around plain statements rather than closures returning
+/// generic tuples, and the downstream is read once per event.
 final class ActionRun<Input, Output, RunFailure: Error, Downstream: Subscriber>: Subscriber,
   Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> {
-  // @unchecked Sendable: `status`, `action` and `downstream` are guarded by `lock`; calls to
-  // the downstream are serial because the upstream's are.
-
-  private enum Status {
-    /// The run's publisher has not sent its subscription yet.
-    case awaitingSubscription
-    /// Running; requests go to this subscription.
-    case subscribed(any Subscription)
-    /// Completed or cancelled: everything else is ignored.
-    case ended
-  }
+  // @unchecked Sendable: `phase`, `subscription`, `action` and `downstream` are guarded by
+  // `lock`; calls to the downstream are serial because the upstream's are.
 
   private let lock = Lock()
-  private var status = Status.awaitingSubscription
-  private var action: Action<Input, Output, RunFailure>?
-  private var downstream: Downstream?
+  @exclusivity(unchecked) private var phase = ActionRunPhase.awaitingSubscription
+  @exclusivity(unchecked) private var subscription: (any Subscription)?
+  @exclusivity(unchecked) private var action: Action<Input, Output, RunFailure>?
+  @exclusivity(unchecked) private var downstream: Downstream?
 
   init(action: Action<Input, Output, RunFailure>, downstream: Downstream) {
     self.action = action
@@ -54,83 +81,87 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
   var description: String { "Action run" }
 
   func receive(subscription: any Subscription) {
-    let downstream = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status else { return nil }
-      status = .subscribed(subscription)
-      return self.downstream
+    var downstream: Downstream?
+    lock.withLock {
+      guard phase == .awaitingSubscription else { return }
+      phase = .subscribed
+      self.subscription = subscription
+      downstream = self.downstream
     }
     guard let downstream else { return subscription.cancel() }
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Output) -> Subscribers.Demand {
-    let targets = lock.withLock { () -> (Action<Input, Output, RunFailure>, Downstream)? in
-      guard case .subscribed = status, let action, let downstream else { return nil }
-      return (action, downstream)
+    var action: Action<Input, Output, RunFailure>?
+    var downstream: Downstream?
+    lock.withLock {
+      guard phase == .subscribed else { return }
+      action = self.action
+      downstream = self.downstream
     }
-    guard let (action, downstream) = targets else { return .none }
-    action.valuesSubject.send(input)
+    guard let action, let downstream else { return .none }
+    action.sendValue(input)
     return downstream.receive(input)
   }
 
   func receive(completion: Subscribers.Completion<RunFailure>) {
-    let ended = lock.withLock {
-      () -> (Action<Input, Output, RunFailure>, Downstream, needsSubscription: Bool)? in
-      let needsSubscription: Bool
-      switch status {
-      case .awaitingSubscription: needsSubscription = true
-      case .subscribed: needsSubscription = false
-      case .ended: return nil
-      }
-      status = .ended
-      defer {
-        action = nil
-        self.downstream = nil
-      }
-      guard let action, let downstream else { return nil }
-      return (action, downstream, needsSubscription)
+    var previous = ActionRunPhase.ended
+    var action: Action<Input, Output, RunFailure>?
+    var downstream: Downstream?
+    lock.withLock {
+      previous = phase
+      guard previous != .ended else { return }
+      phase = .ended
+      subscription = nil
+      action = self.action
+      downstream = self.downstream
+      self.action = nil
+      self.downstream = nil
     }
-    guard let (action, downstream, needsSubscription) = ended else { return }
+    guard let action, let downstream else { return }
     // The action first: the gate is clear and its state published before the subscriber hears
     // of the end, so the subscriber may apply again from its completion handler.
     action.storage.end()
+    let forwarded: Subscribers.Completion<ActionError<RunFailure>>
     switch completion {
     case .finished:
       action.completedSubject.send(())
+      forwarded = .finished
     case .failure(let failure):
       action.errorsSubject.send(failure)
+      forwarded = .failure(.publisherFailure(failure))
     }
-    if needsSubscription { downstream.receive(subscription: Subscriptions.empty) }
-    switch completion {
-    case .finished:
-      downstream.receive(completion: .finished)
-    case .failure(let failure):
-      downstream.receive(completion: .failure(.publisherFailure(failure)))
+    if previous == .awaitingSubscription {
+      downstream.receive(subscription: Subscriptions.empty)
     }
+    downstream.receive(completion: forwarded)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let subscription) = status else { return nil }
-      return subscription
-    }
+    let subscription = lock.withLock { phase == .subscribed ? self.subscription : nil }
     subscription?.request(demand)
   }
 
   func cancel() {
-    let ended = lock.withLock {
-      () -> (any Subscription, Action<Input, Output, RunFailure>?, Downstream?)? in
-      guard case .subscribed(let subscription) = status else { return nil }
-      status = .ended
-      defer {
-        action = nil
-        downstream = nil
-      }
-      return (subscription, action, downstream)
+    var subscription: (any Subscription)?
+    var action: Action<Input, Output, RunFailure>?
+    var downstream: Downstream?
+    lock.withLock {
+      guard phase == .subscribed else { return }
+      phase = .ended
+      subscription = self.subscription
+      action = self.action
+      downstream = self.downstream
+      self.subscription = nil
+      self.action = nil
+      self.downstream = nil
     }
+    guard let subscription else { return }
     // The downstream is released here, outside the lock.
-    guard let (subscription, action, _) = ended else { return }
-    subscription.cancel()
-    action?.storage.end()
+    withExtendedLifetime(downstream) {
+      subscription.cancel()
+      action?.storage.end()
+    }
   }
 }

@@ -24,8 +24,11 @@ struct ActionStateMachine {
   private var queuedIsExecuting = false
   private var queuedIsEnabled: Bool
 
-  /// Changes not yet handed to the publishing thread, oldest first.
+  /// Changes not yet handed to the publishing thread, oldest first from `pendingHead` (an
+  /// index rather than `removeFirst`, which shifts the array at each publication); the array
+  /// is emptied, keeping its capacity, when the publishing thread has taken them all.
   private var pending: [Publication] = []
+  private var pendingHead = 0
 
   /// Whether a thread is publishing `pending`; others only add to it.
   private var isPublishing = false
@@ -62,7 +65,7 @@ struct ActionStateMachine {
   ///
   /// - Returns: whether the caller must now call ``nextPublication()`` until it returns `nil`.
   mutating func claimPublishing() -> Bool {
-    guard !isPublishing, !pending.isEmpty else { return false }
+    guard !isPublishing, pendingHead < pending.count else { return false }
     isPublishing = true
     return true
   }
@@ -70,11 +73,14 @@ struct ActionStateMachine {
   /// The next change for the publishing thread, or `nil` (and the claim released) when none is
   /// left.
   mutating func nextPublication() -> Publication? {
-    guard !pending.isEmpty else {
+    guard pendingHead < pending.count else {
+      pending.removeAll(keepingCapacity: true)
+      pendingHead = 0
       isPublishing = false
       return nil
     }
-    return pending.removeFirst()
+    defer { pendingHead += 1 }
+    return pending[pendingHead]
   }
 
   private mutating func queueChanges() {

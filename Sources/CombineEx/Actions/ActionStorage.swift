@@ -46,8 +46,12 @@ final class ActionStorage: @unchecked Sendable {
   func start() -> Bool {
     // Read outside the lock: reading a property is a call to another object.
     let enabledIfNow = enabledIf.value
-    let started = lock.withLock { machine.start(enabledIfNow: enabledIfNow) }
-    if started { publishChanges() }
+    // The transition and the claim to publish its changes under one acquisition of the lock.
+    let (started, claimed) = lock.withLock { () -> (Bool, Bool) in
+      let started = machine.start(enabledIfNow: enabledIfNow)
+      return (started, started && machine.claimPublishing())
+    }
+    if claimed { publishClaimedChanges() }
     return started
   }
 
@@ -55,8 +59,11 @@ final class ActionStorage: @unchecked Sendable {
   /// another thread, or an outer call on this one, is publishing: then that one delivers it
   /// right after its current delivery).
   func end() {
-    lock.withLock { machine.end() }
-    publishChanges()
+    let claimed = lock.withLock { () -> Bool in
+      machine.end()
+      return machine.claimPublishing()
+    }
+    if claimed { publishClaimedChanges() }
   }
 
   private func enabledIfChanged(to value: Bool) {
@@ -67,6 +74,11 @@ final class ActionStorage: @unchecked Sendable {
   /// Publishes the queued changes in order, unless someone else is already doing it.
   private func publishChanges() {
     guard lock.withLock({ machine.claimPublishing() }) else { return }
+    publishClaimedChanges()
+  }
+
+  /// Publishes the queued changes in order; the caller has claimed the right to publish.
+  private func publishClaimedChanges() {
     while let publication = lock.withLock({ machine.nextPublication() }) {
       switch publication {
       case .isExecuting(let value): publishedIsExecuting.value = value

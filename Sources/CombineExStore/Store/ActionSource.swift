@@ -76,6 +76,15 @@ struct SourcedAction: StoreAction {
 
   /// Wraps `action`, unless it already carries a source.
   static func wrap(_ action: any StoreAction, source: ActionSource) -> any StoreAction {
-    action is SourcedAction ? action : SourcedAction(action: action, source: source)
+    type(of: action) == SourcedAction.self
+      ? action : SourcedAction(action: action, source: source)
+  }
+
+  /// `action` as a sourced action, if it is one. A struct has no subclasses, so comparing the
+  /// dynamic type is enough, and it costs a comparison where `as?` runs the runtime's general
+  /// cast at every dispatch.
+  static func unwrap(_ action: any StoreAction) -> SourcedAction? {
+    guard type(of: action) == SourcedAction.self else { return nil }
+    return action as? SourcedAction
   }
 }

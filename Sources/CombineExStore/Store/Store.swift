@@ -49,7 +49,8 @@ import CombineEx
 /// `dispatch` functions do nothing and `getState()` returns `nil`. The state publishers finish.
 public final class Store<State> {
   /// The state, the reducer and the state subject, shared with the end of the middleware chain.
-  private let core: StoreCore<State>
+  @usableFromInline
+  let core: StoreCore<State>
 
   /// The middleware chain, ending with the reducer.
   private let chain: Dispatch
@@ -68,17 +69,27 @@ public final class Store<State> {
   ///   - state: The initial state.
   ///   - middlewares: The middlewares, in the order they see an action (the first one sees it
   ///     first). Each is called once, here.
-  public init(
+  @inlinable
+  public convenience init(
     reducer: @escaping Reducer<State>, state: State, middlewares: [Middleware<State>] = []
   ) {
+    // Made here, in the caller's module, where `State` is known: the end of the chain runs the
+    // reducer and publishes the state in code specialized for it, instead of generic code that
+    // looks up the subject's types in the runtime's metadata cache at every action.
     let core = StoreCore(reducer: reducer, state: state)
+    self.init(core: core, reduce: { action in core.reduce(action) }, middlewares: middlewares)
+  }
+
+  /// The designated initializer: `reduce` ends the middleware chain.
+  @usableFromInline
+  init(core: StoreCore<State>, reduce: @escaping Dispatch, middlewares: [Middleware<State>]) {
     let registry = CancellationRegistry()
     let reference = WeakStoreReference<State>()
     let dispatch: Dispatch = { action in
       reference.store?.dispatch(action, from: .unknown)
     }
     let getState: @Sendable () -> State? = { reference.store?.state }
-    var next: Dispatch = { action in core.reduce(action) }
+    var next = reduce
     // Bound while the middlewares are made, so that an effect middleware finds this store's
     // cancellation table.
     ProcessingContext.$current.withValue(ProcessingContext(source: nil, registry: registry)) {
@@ -192,7 +203,7 @@ public final class Store<State> {
   /// it was wrapped with.
   public func dispatch(_ action: any StoreAction, from source: ActionSource) {
     let item =
-      if let sourced = action as? SourcedAction {
+      if let sourced = SourcedAction.unwrap(action) {
         QueuedAction(action: sourced.action, source: sourced.source)
       } else {
         QueuedAction(action: action, source: source)
@@ -215,18 +226,26 @@ extension Store: @unchecked Sendable where State: Sendable {
 }
 
 /// What the end of the middleware chain needs: the reducer and the state subject.
-private final class StoreCore<State>: @unchecked Sendable {
+///
+/// Inlinable, so that ``Store/init(reducer:state:middlewares:)`` specializes ``reduce(_:)``
+/// for the store's state in the caller's module.
+@usableFromInline
+final class StoreCore<State>: @unchecked Sendable {
   // @unchecked Sendable: `reducer` is only called by the thread processing the store's actions,
   // one action at a time; `subject` is thread-safe.
+  @usableFromInline
   let reducer: Reducer<State>
+  @usableFromInline
   let subject: CurrentValueSubject<State, Never>
 
+  @inlinable
   init(reducer: @escaping Reducer<State>, state: State) {
     self.reducer = reducer
     subject = CurrentValueSubject(state)
   }
 
   /// Runs the reducer on the current state, stores the result and publishes it.
+  @inlinable
   func reduce(_ action: any StoreAction) {
     var state = subject.value
     reducer(&state, action)
