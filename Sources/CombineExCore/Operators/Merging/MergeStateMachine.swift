@@ -122,6 +122,9 @@ struct MergeStateMachine<Output, Failure: Error> {
   var pendingFailure: Failure?
   @usableFromInline
   let mode: Mode
+  /// `mode` without its payload, for the checks made for every value.
+  @usableFromInline
+  let kind: MergeKind
   /// What the downstream asked for and has not received yet.
   @usableFromInline
   var demand = Subscribers.Demand.none
@@ -153,6 +156,11 @@ struct MergeStateMachine<Output, Failure: Error> {
   @inlinable
   init(mode: Mode) {
     self.mode = mode
+    switch mode {
+    case .fixed: kind = .fixed
+    case .flatMap: kind = .flatMap
+    case .switchToLatest: kind = .switchToLatest
+    }
     if case .fixed(let count) = mode {
       upstreamFinished = true
       inputs = (0..<count).map { Input(id: $0) }
@@ -219,6 +227,29 @@ struct MergeStateMachine<Output, Failure: Error> {
     }
     action.deliver = nextDelivery(&action)
     return action
+  }
+
+  /// The common case of ``didDeliverFirst(requesting:fromInput:)``: if nothing is waiting and
+  /// `more` changes no input's grant, gives up the deliverer role and returns what the input's
+  /// `receive` returns. Otherwise changes nothing and returns `nil`: the caller then calls
+  /// `didDeliverFirst`.
+  @inlinable
+  mutating func didDeliverFirstWithNothingToDo(
+    requesting more: Subscribers.Demand, fromInput id: Int
+  ) -> Subscribers.Demand? {
+    guard isActive, buffer.isEmpty else { return nil }
+    if demand == .unlimited {
+      // Every input's grant is unlimited already.
+      isDelivering = false
+      return kind == .switchToLatest ? more : .none
+    }
+    guard more == .none else { return nil }
+    isDelivering = false
+    guard kind == .flatMap, let index = index(of: id), inputs[index].granted != .unlimited else {
+      return Subscribers.Demand.none
+    }
+    inputs[index].granted += 1
+    return .max(1)
   }
 
   /// The deliverer delivered the value that its own input sent (``Arrival/deliver``) and the
@@ -311,7 +342,6 @@ struct MergeStateMachine<Output, Failure: Error> {
   @inlinable
   mutating func receive(_ value: Output, fromInput id: Int) -> Arrival {
     guard isActive, let index = index(of: id) else { return .dropped }
-    if case .switchToLatest = mode, freeDemand == .none { return .unwanted }
     if inputs[index].granted != .unlimited { inputs[index].granted -= 1 }
     if !isDelivering, demand > 0 {
       // Not delivering with demand left means the buffer is empty: nothing overtakes it.
@@ -319,7 +349,8 @@ struct MergeStateMachine<Output, Failure: Error> {
       isDelivering = true
       return .deliver
     }
-    guard case .flatMap = mode else {
+    if kind == .switchToLatest, freeDemand == .none { return .unwanted }
+    guard kind == .flatMap else {
       buffer.append(value)
       return .buffered(.none)
     }
@@ -555,6 +586,17 @@ enum MergeState {
   /// The completion was handed to a deliverer, or the downstream cancelled: every later event
   /// is ignored and late subscriptions are cancelled.
   case terminated
+}
+
+/// A ``MergeMode`` without its payload.
+@usableFromInline
+enum MergeKind {
+  /// `merge` and `MergeMany`.
+  case fixed
+  /// `flatMap(maxPublishers:)`.
+  case flatMap
+  /// `switchToLatest()`.
+  case switchToLatest
 }
 
 /// Where a merge's inputs come from (the `Mode` of ``MergeStateMachine``).

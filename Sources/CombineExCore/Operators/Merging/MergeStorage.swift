@@ -223,6 +223,11 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
     var returned = Subscribers.Demand.none
     if let input, returnsDemandToInputs {
       let more = downstream.receive(value)
+      if let returned = lock.withLock({
+        machine.didDeliverFirstWithNothingToDo(requesting: more, fromInput: input)
+      }) {
+        return returned
+      }
       let next: Downstream.Input?
       (returned, next) = afterDelivery(to: downstream) {
         $0.didDeliverFirst(requesting: more, fromInput: input)
