@@ -144,12 +144,11 @@ extension Publishers {
       self.suffix = suffix
     }
 
-    /// Attaches the subscriber: it receives its subscription, then the prefix is subscribed.
+    /// Attaches the subscriber: the prefix is subscribed, and the subscriber receives its
+    /// subscription when the prefix's arrives, as in Combine.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let relay = ConcatenateSubscription(suffix: suffix, downstream: subscriber)
-      subscriber.receive(subscription: relay)
-      relay.start(prefix)
+      ConcatenateSubscription(suffix: suffix, downstream: subscriber).start(prefix)
     }
   }
 }
@@ -164,8 +163,9 @@ extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equ
 final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>:
   RelayStorage<Downstream>, @unchecked Sendable
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
-  // @unchecked Sendable: `suffix` is immutable; the base class guards the rest.
-  let suffix: Suffix
+  // @unchecked Sendable: `suffix` is guarded by `lock`; the base class guards the rest.
+  /// Kept until it is subscribed or the downstream cancels (then released, with what it holds).
+  private var suffix: Suffix?
 
   init(suffix: Suffix, downstream: Downstream) {
     self.suffix = suffix
@@ -174,12 +174,28 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
   override var description: String { "Concatenate" }
 
+  override func didCancel() {
+    let suffix = takeSuffix()
+    withExtendedLifetime(suffix) {}  // Released here, without the lock.
+  }
+
+  /// Takes the suffix out (once), to subscribe or to release it.
+  private func takeSuffix() -> Suffix? {
+    lock.withLock {
+      defer { suffix = nil }
+      return suffix
+    }
+  }
+
   func start<Prefix: Publisher>(_ prefix: Prefix)
   where Prefix.Output == Downstream.Input, Prefix.Failure == Downstream.Failure {
-    subscribe(prefix, stage: 0) { [self] completion in
+    subscribe(prefix, stage: 0, role: RelayFirstStage.self) { [self] completion in
       switch completion {
       case .finished:
-        subscribe(suffix, stage: 1) { [self] completion in finish(completion) }
+        guard let suffix = takeSuffix() else { return }
+        subscribe(suffix, stage: 1, role: RelayNextStage.self) { [self] completion in
+          finish(completion)
+        }
       case .failure:
         finish(completion)
       }

@@ -52,12 +52,11 @@ extension Publishers {
       self.handler = handler
     }
 
-    /// Attaches the subscriber: it receives its subscription, then the upstream is subscribed.
+    /// Attaches the subscriber: the upstream is subscribed, and the subscriber receives its
+    /// subscription when the upstream's arrives, as in Combine.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let relay = CatchSubscription(handler: handler, downstream: subscriber)
-      subscriber.receive(subscription: relay)
-      relay.start(upstream)
+      CatchSubscription(handler: handler, downstream: subscriber).start(upstream)
     }
   }
 }
@@ -81,15 +80,58 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
 
   override var mirrorsDemand: Bool { true }
 
+  override func unwantedValue(stage: Int) {
+    catchUnwantedValue(operator: description, stage: stage)
+  }
+
+  override func unexpectedCompletion(
+    _ kind: RelayStateMachine.StageCompletion, stage: Int, isFailure: Bool
+  ) {
+    catchUnexpectedCompletion(operator: description, kind, stage: stage, isFailure: isFailure)
+  }
+
   func start<Upstream: Publisher>(_ upstream: Upstream)
   where Upstream.Output == Downstream.Input, Upstream.Failure == UpstreamFailure {
-    subscribe(upstream, stage: 0) { [self] completion in
+    subscribe(upstream, stage: 0, role: RelayFirstStage.self) { [self] completion in
       switch completion {
       case .finished:
         finish(.finished)
       case .failure(let failure):
-        subscribe(handler(failure), stage: 1) { [self] completion in finish(completion) }
+        subscribe(handler(failure), stage: 1, role: RelayNextStage.self) { [self] completion in
+          finish(completion)
+        }
       }
     }
+  }
+}
+
+/// What `catch` and `tryCatch` do with an upstream value nobody asked for: as in Combine, an
+/// upstream that sends one breaks the contract and the program stops; the replacement
+/// publisher's (stage 1) is ignored (rule 1).
+func catchUnwantedValue(operator name: String, stage: Int) {
+  guard stage == 0 else { return }
+  apiViolation(
+    "\(name)'s upstream sent a value that was not requested. A publisher sends at most what "
+      + "its subscriber asked for.")
+}
+
+/// What `catch` and `tryCatch` do with an upstream failure that comes before the upstream's
+/// subscription, or after the upstream already failed: as in Combine, the program stops (a
+/// publisher completes once, after the subscription). A `.finished` there is ignored, as in
+/// Combine, and so is anything the replacement publisher sends late.
+func catchUnexpectedCompletion(
+  operator name: String, _ kind: RelayStateMachine.StageCompletion, stage: Int, isFailure: Bool
+) {
+  guard stage == 0, isFailure else { return }
+  switch kind {
+  case .beforeSubscription:
+    apiViolation(
+      "\(name)'s upstream failed before sending its subscription. A publisher sends the "
+        + "subscription first.")
+  case .stale:
+    apiViolation(
+      "\(name)'s upstream failed after it had already failed. A publisher completes once.")
+  case .live, .ended:
+    break
   }
 }

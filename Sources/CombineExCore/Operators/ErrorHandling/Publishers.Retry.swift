@@ -22,8 +22,14 @@ extension Publisher {
   /// is passed on. A publisher that fails synchronously is resubscribed in a loop, not by
   /// recursion, so many retries do not grow the stack.
   ///
+  /// As in Combine, the subscriber receives its subscription when the upstream's first
+  /// subscription arrives, and the demand it returns for a value is requested from the upstream
+  /// (the upstream's `receive` gets `.none`). An upstream that sends a value nobody asked for
+  /// stops the program.
+  ///
   /// - Parameter retries: The number of times to resubscribe after a failure (`0` never
-  ///   resubscribes).
+  ///   resubscribes; a negative number, as `nil` in ``Publishers/Retry/init(upstream:retries:)``,
+  ///   retries without limit, as in Combine).
   /// - Returns: A publisher that resubscribes to the upstream after a failure.
   public func retry(_ retries: Int) -> Publishers.Retry<Self> {
     Publishers.Retry(upstream: self, retries: retries)
@@ -55,12 +61,12 @@ extension Publishers {
       self.retries = retries
     }
 
-    /// Attaches the subscriber: it receives its subscription, then the upstream is subscribed.
+    /// Attaches the subscriber: the upstream is subscribed, and the subscriber receives its
+    /// subscription when the upstream's arrives, as in Combine.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let relay = RetrySubscription(upstream: upstream, retries: retries, downstream: subscriber)
-      subscriber.receive(subscription: relay)
-      relay.attempt(stage: 0)
+      RetrySubscription(upstream: upstream, retries: retries, downstream: subscriber)
+        .attempt(stage: 0)
     }
   }
 }
@@ -89,11 +95,23 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
   init(upstream: Upstream, retries: Int?, downstream: Downstream) {
     self.upstream = upstream
-    remaining = retries
+    // A negative count retries without limit, as in Combine.
+    remaining = retries.flatMap { $0 < 0 ? nil : $0 }
     super.init(downstream: downstream)
   }
 
   override var description: String { "Retry" }
+
+  override func unwantedValue(stage: Int) {
+    apiViolation(
+      "Retry's upstream sent a value that was not requested. A publisher sends at most what "
+        + "its subscriber asked for.")
+  }
+
+  // As in Combine: a completion before the subscription counts (a failure is retried).
+  override var acceptsCompletionBeforeSubscription: Bool { true }
+
+  override var requestsReturnedDemand: Bool { true }
 
   /// Subscribes attempt `stage`, or hands it to the thread already subscribing one.
   func attempt(stage: Int) {
@@ -108,7 +126,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     guard subscribesNow else { return }
     var stage = stage
     while true {
-      subscribe(upstream, stage: stage) { [self, stage] completion in
+      subscribe(upstream, stage: stage, role: RelayFirstStage.self) { [self, stage] completion in
         attemptEnded(stage: stage, with: completion)
       }
       let next = lock.withLock { () -> Int? in

@@ -54,12 +54,11 @@ extension Publishers {
       self.handler = handler
     }
 
-    /// Attaches the subscriber: it receives its subscription, then the upstream is subscribed.
+    /// Attaches the subscriber: the upstream is subscribed, and the subscriber receives its
+    /// subscription when the upstream's arrives, as in Combine.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let relay = TryCatchSubscription(handler: handler, downstream: subscriber)
-      subscriber.receive(subscription: relay)
-      relay.start(upstream)
+      TryCatchSubscription(handler: handler, downstream: subscriber).start(upstream)
     }
   }
 }
@@ -83,9 +82,19 @@ where NewPublisher.Output == Downstream.Input, Downstream.Failure == any Error {
 
   override var mirrorsDemand: Bool { true }
 
+  override func unwantedValue(stage: Int) {
+    catchUnwantedValue(operator: description, stage: stage)
+  }
+
+  override func unexpectedCompletion(
+    _ kind: RelayStateMachine.StageCompletion, stage: Int, isFailure: Bool
+  ) {
+    catchUnexpectedCompletion(operator: description, kind, stage: stage, isFailure: isFailure)
+  }
+
   func start<Upstream: Publisher>(_ upstream: Upstream)
   where Upstream.Output == Downstream.Input, Upstream.Failure == UpstreamFailure {
-    subscribe(upstream, stage: 0) { [self] completion in
+    subscribe(upstream, stage: 0, role: RelayFirstStage.self) { [self] completion in
       switch completion {
       case .finished:
         finish(.finished)
@@ -97,7 +106,7 @@ where NewPublisher.Output == Downstream.Input, Downstream.Failure == any Error {
           finish(.failure(error))
           return
         }
-        subscribe(replacement, stage: 1) { [self] completion in
+        subscribe(replacement, stage: 1, role: RelayNextStage.self) { [self] completion in
           finish(completion.mapFailure { $0 })
         }
       }

@@ -8,6 +8,10 @@
 /// ignored. ``RelayStorage`` owns one machine and performs what its transitions return after
 /// releasing its lock.
 ///
+/// As in Combine, the downstream receives its subscription when the first stage's subscription
+/// arrives (not when it subscribes), so an upstream that never sends a subscription leaves it
+/// without one.
+///
 /// Values pass straight through without buffering: only one stage is live at a time, and a
 /// stage starts only after the previous one completed, so deliveries never overlap.
 struct RelayStateMachine {
@@ -33,7 +37,34 @@ struct RelayStateMachine {
     case none
   }
 
+  /// What to do with a value a stage sent.
+  enum ValueVerdict {
+    /// Deliver it: it consumed a unit of the downstream's demand.
+    case deliver
+    /// The live stage sent it without demand (an upstream that breaks rule 1): the operator
+    /// ignores it or stops the program, as Combine does.
+    case unwanted
+    /// It belongs to no live stage (a late value): ignore it.
+    case ignore
+  }
+
+  /// How a stage's completion relates to the relay's state.
+  enum StageCompletion {
+    /// The live stage completed; the relay now waits for stage `stage + 1`.
+    case live
+    /// The stage completed before its subscription arrived (and the operator does not accept
+    /// that); nothing changed.
+    case beforeSubscription
+    /// An earlier stage completed again, while a later one is on (or awaited).
+    case stale
+    /// The relay already ended.
+    case ended
+  }
+
   private(set) var state = State.awaitingSubscription(stage: 0, demand: .none)
+  /// Whether the downstream still waits for its subscription (handed over with the first
+  /// stage's subscription).
+  private(set) var downstreamNeedsSubscription = true
 
   /// Whether the relay has not ended yet.
   var isLive: Bool {
@@ -41,37 +72,71 @@ struct RelayStateMachine {
     return true
   }
 
-  /// A stage's subscription arrived.
-  mutating func receive(subscription: any Subscription, stage: Int) -> SubscriptionAction {
+  /// A stage's subscription arrived: returns what to do with it, and whether the caller must
+  /// first hand the downstream its subscription (once, with the first stage's).
+  mutating func receive(
+    subscription: any Subscription, stage: Int
+  ) -> (action: SubscriptionAction, subscribeDownstream: Bool) {
     guard case .awaitingSubscription(stage, let demand) = state else {
-      return .cancel(subscription)
+      return (.cancel(subscription), false)
     }
     state = .connected(stage: stage, subscription: subscription, demand: demand)
-    return demand > 0 ? .request(subscription, demand) : .none
+    let subscribeDownstream = downstreamNeedsSubscription
+    downstreamNeedsSubscription = false
+    return (demand > 0 ? .request(subscription, demand) : .none, subscribeDownstream)
   }
 
-  /// A stage sent a value: returns whether to deliver it (it consumes a unit of demand).
-  mutating func receiveValue(stage: Int) -> Bool {
-    guard case .connected(stage, let subscription, let demand) = state else { return false }
-    state = .connected(stage: stage, subscription: subscription, demand: demand - 1)
-    return true
+  /// A stage sent a value. A value of the awaited stage that comes before its subscription is
+  /// delivered if the downstream asked for it (Combine does, for `retry`).
+  mutating func receiveValue(stage: Int) -> ValueVerdict {
+    switch state {
+    case .connected(stage, let subscription, let demand):
+      guard demand > 0 else { return .unwanted }
+      state = .connected(stage: stage, subscription: subscription, demand: demand - 1)
+      return .deliver
+    case .awaitingSubscription(stage, let demand):
+      guard demand > 0 else { return .unwanted }
+      state = .awaitingSubscription(stage: stage, demand: demand - 1)
+      return .deliver
+    default:
+      return .ignore
+    }
   }
 
   /// The downstream asked for `more` in return for a value of `stage`: returns whether the
-  /// stage is still live (the demand then goes back to it as the value's return).
-  mutating func addDemand(_ more: Subscribers.Demand, stage: Int) -> Bool {
-    guard case .connected(stage, let subscription, let demand) = state else { return false }
-    state = .connected(stage: stage, subscription: subscription, demand: demand + more)
-    return true
+  /// stage is still the current one, and its subscription if it has one.
+  mutating func addDemand(
+    _ more: Subscribers.Demand, stage: Int
+  ) -> (isCurrent: Bool, subscription: (any Subscription)?) {
+    switch state {
+    case .connected(stage, let subscription, let demand):
+      state = .connected(stage: stage, subscription: subscription, demand: demand + more)
+      return (true, subscription)
+    case .awaitingSubscription(stage, let demand):
+      state = .awaitingSubscription(stage: stage, demand: demand + more)
+      return (true, nil)
+    default:
+      return (false, nil)
+    }
   }
 
-  /// A stage completed: if it is the live one, the relay waits for stage `stage + 1` (keeping
-  /// the outstanding demand) and this returns `true`; the caller then starts that stage or
-  /// ends the relay with ``terminate()``.
-  mutating func completeStage(_ stage: Int) -> Bool {
-    guard case .connected(stage, _, let demand) = state else { return false }
-    state = .awaitingSubscription(stage: stage + 1, demand: demand)
-    return true
+  /// A stage completed: if it is the live one (or the awaited one and `acceptEarly`), the relay
+  /// waits for stage `stage + 1` (keeping the outstanding demand); the caller then starts that
+  /// stage or ends the relay with ``terminate()``.
+  mutating func completeStage(_ stage: Int, acceptEarly: Bool) -> StageCompletion {
+    switch state {
+    case .connected(stage, _, let demand):
+      state = .awaitingSubscription(stage: stage + 1, demand: demand)
+      return .live
+    case .awaitingSubscription(stage, let demand):
+      guard acceptEarly else { return .beforeSubscription }
+      state = .awaitingSubscription(stage: stage + 1, demand: demand)
+      return .live
+    case .connected, .awaitingSubscription:
+      return .stale
+    case .terminated:
+      return .ended
+    }
   }
 
   /// Ends the relay after the last stage completed: returns whether it was still live (the

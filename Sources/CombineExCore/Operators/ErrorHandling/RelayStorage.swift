@@ -3,8 +3,10 @@
 /// through, and performs what the machine decides after releasing the lock.
 ///
 /// Subclasses decide what follows each stage: they subscribe a stage with
-/// ``subscribe(_:stage:onCompletion:)``, and from its completion handler (called only if that
-/// stage was the live one) either subscribe the next stage or end with ``finish(_:)``.
+/// ``subscribe(_:stage:role:onCompletion:)``, and from its completion handler (called only if
+/// that stage was the live one) either subscribe the next stage or end with ``finish(_:)``.
+/// They also say how they treat an upstream that breaks the rules (``unwantedValue(stage:)``,
+/// ``unexpectedCompletion(_:stage:isFailure:)``), as Combine's operators differ there.
 ///
 /// A multi-input machine (its inputs come one after another), not an ``OperatorDriver``: each
 /// stage has a subscriber of its own (``RelayStage``), tagged with its number, so that a late
@@ -30,21 +32,54 @@ class RelayStorage<Downstream: Subscriber>: Subscription, CustomStringConvertibl
   /// Catch and TryCatch do (the others show no children).
   var mirrorsDemand: Bool { false }
 
+  // MARK: Policies (subclasses override; called without the lock)
+
+  /// The live stage sent a value nobody asked for. Default: it is ignored.
+  func unwantedValue(stage: Int) {}
+
+  /// Whether a stage's completion that comes before its subscription counts (`retry`), rather
+  /// than being reported to ``unexpectedCompletion(_:stage:isFailure:)``. Default: `false`.
+  var acceptsCompletionBeforeSubscription: Bool { false }
+
+  /// A stage completed before its subscription, or an earlier stage completed again. Default:
+  /// ignored.
+  func unexpectedCompletion(
+    _ kind: RelayStateMachine.StageCompletion, stage: Int, isFailure: Bool
+  ) {}
+
+  /// Whether the demand the downstream returns for a value is requested from the stage's
+  /// subscription (`retry`, as in Combine) rather than returned from the stage's `receive`.
+  /// Default: `false`.
+  var requestsReturnedDemand: Bool { false }
+
+  /// The downstream cancelled; called after the live stage was cancelled, without the lock, so
+  /// that a subclass releases what it keeps for later stages. Default: nothing.
+  func didCancel() {}
+
   // MARK: Stages
 
   /// Subscribes `publisher` as stage `stage`, unless the relay already ended (cancelled);
-  /// `onCompletion` runs when the stage completes, if it is still the live stage then.
-  final func subscribe<P: Publisher>(
-    _ publisher: P, stage: Int,
+  /// `onCompletion` runs when the stage completes, if it is still the live stage then. `role`
+  /// only gives the stage's subscriber a type of its own (as Combine's operators have one per
+  /// input).
+  final func subscribe<P: Publisher, Role>(
+    _ publisher: P, stage: Int, role: Role.Type,
     onCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Void
   ) where P.Output == Downstream.Input {
     guard lock.withLock({ machine.isLive }) else { return }
     publisher.receive(
-      subscriber: RelayStage(relay: self, stage: stage, onCompletion: onCompletion))
+      subscriber: RelayStage<Downstream, P.Failure, Role>(
+        relay: self, stage: stage, onCompletion: onCompletion))
   }
 
   final func receive(subscription: any Subscription, stage: Int) {
-    switch lock.withLock({ machine.receive(subscription: subscription, stage: stage) }) {
+    let (action, subscribeDownstream) = lock.withLock {
+      machine.receive(subscription: subscription, stage: stage)
+    }
+    if subscribeDownstream, let downstream = lock.withLock({ self.downstream }) {
+      downstream.receive(subscription: self)
+    }
+    switch action {
     case .request(let subscription, let demand): subscription.request(demand)
     case .cancel(let subscription): subscription.cancel()
     case .none: break
@@ -52,16 +87,38 @@ class RelayStorage<Downstream: Subscriber>: Subscription, CustomStringConvertibl
   }
 
   final func receive(_ value: Downstream.Input, stage: Int) -> Subscribers.Demand {
-    let downstream = lock.withLock { machine.receiveValue(stage: stage) ? self.downstream : nil }
+    let (verdict, downstream) = lock.withLock {
+      let verdict = machine.receiveValue(stage: stage)
+      return (verdict, verdict == .deliver ? self.downstream : nil)
+    }
+    switch verdict {
+    case .deliver: break
+    case .unwanted:
+      unwantedValue(stage: stage)
+      return .none
+    case .ignore: return .none
+    }
     guard let downstream else { return .none }
     let more = downstream.receive(value)
     guard more > 0 else { return .none }
-    return lock.withLock { machine.addDemand(more, stage: stage) } ? more : .none
+    let (isCurrent, subscription) = lock.withLock { machine.addDemand(more, stage: stage) }
+    guard isCurrent else { return .none }
+    guard requestsReturnedDemand else { return more }
+    subscription?.request(more)
+    return .none
   }
 
-  /// Whether `stage` was the live stage; the relay then waits for stage `stage + 1`.
-  final func completeStage(_ stage: Int) -> Bool {
-    lock.withLock { machine.completeStage(stage) }
+  /// A stage completed: returns whether it was the live stage (the relay then waits for stage
+  /// `stage + 1`); otherwise the subclass hears of it through
+  /// ``unexpectedCompletion(_:stage:isFailure:)``.
+  final func completeStage(_ stage: Int, isFailure: Bool) -> Bool {
+    let acceptEarly = acceptsCompletionBeforeSubscription
+    let result = lock.withLock { machine.completeStage(stage, acceptEarly: acceptEarly) }
+    guard case .live = result else {
+      unexpectedCompletion(result, stage: stage, isFailure: isFailure)
+      return false
+    }
+    return true
   }
 
   /// Ends the relay: delivers `completion` unless it was cancelled meanwhile, and releases the
@@ -82,17 +139,22 @@ class RelayStorage<Downstream: Subscriber>: Subscription, CustomStringConvertibl
   }
 
   final func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      downstream = nil
-      return machine.cancel()
+    let (subscription, downstream) = lock.withLock {
+      () -> ((any Subscription)?, Downstream?) in
+      defer { self.downstream = nil }
+      return (machine.cancel(), self.downstream)
     }
     subscription?.cancel()
+    didCancel()
+    withExtendedLifetime(downstream) {}  // Released here, without the lock.
   }
 }
 
 /// The subscriber a ``RelayStorage`` attaches to one stage: it tags the stage's events with
-/// its number and hands them to the relay.
-final class RelayStage<Downstream: Subscriber, Failure: Error>: Subscriber,
+/// its number and hands them to the relay. As in Combine, it is also a subscription (requests
+/// and cancels go to the relay) and shares the relay's combine identifier. `Role` gives each
+/// kind of stage (a prefix, a suffix, a handler's publisher) a type of its own.
+final class RelayStage<Downstream: Subscriber, Failure: Error, Role>: Subscriber, Subscription,
   CustomStringConvertible
 {
   typealias Input = Downstream.Input
@@ -112,6 +174,8 @@ final class RelayStage<Downstream: Subscriber, Failure: Error>: Subscriber,
 
   var description: String { relay.description }
 
+  var combineIdentifier: CombineIdentifier { relay.combineIdentifier }
+
   func receive(subscription: any Subscription) {
     relay.receive(subscription: subscription, stage: stage)
   }
@@ -121,7 +185,17 @@ final class RelayStage<Downstream: Subscriber, Failure: Error>: Subscriber,
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    if relay.completeStage(stage) { onCompletion(completion) }
+    let isFailure: Bool
+    if case .failure = completion { isFailure = true } else { isFailure = false }
+    if relay.completeStage(stage, isFailure: isFailure) { onCompletion(completion) }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    relay.request(demand)
+  }
+
+  func cancel() {
+    relay.cancel()
   }
 }
 
@@ -147,3 +221,11 @@ extension RelayStage: CustomReflectable, CustomPlaygroundDisplayConvertible {
 
   var playgroundDescription: Any { description }
 }
+
+/// The ``RelayStage`` role of the first upstream of a relay (a prefix, the upstream of `catch`,
+/// every attempt of `retry`).
+enum RelayFirstStage {}
+
+/// The ``RelayStage`` role of the publisher a relay moves on to (a suffix, the publisher a
+/// `catch` handler returns).
+enum RelayNextStage {}

@@ -19,9 +19,21 @@
 ///
 /// ## Demand
 /// `demand` is what the downstream asked for and has not yet received. The *free demand* is
-/// `demand` minus the values already buffered for it. Each input is *granted* (asked for) up to
-/// the free demand; `granted` is what it still owes. So an input is never asked for more than
-/// the downstream asked for overall, and the buffer holds at most what the inputs were granted.
+/// `demand` minus the values already buffered for it. `granted` is what an input was asked for
+/// and still owes. How inputs are asked depends on the mode, as in Combine:
+/// - `merge`: each input is granted up to the free demand. So an input is never asked for more
+///   than the downstream asked for overall, and the buffer holds at most what the inputs were
+///   granted.
+/// - `switchToLatest`: the current input is granted the free demand when it is subscribed and
+///   whatever the downstream asks for later; the demand the downstream returns for a value the
+///   input's own `receive` delivered is returned from that `receive`. A value beyond the demand
+///   is an API violation.
+/// - `flatMap`: each input is asked for one value (`.unlimited` once the downstream's demand
+///   is), and for one more each time one of its values is delivered: the input's `receive`
+///   returns `.max(1)` when its value was delivered (or is buffered and covered by the
+///   downstream's demand), and a value that waited in the buffer for demand is replaced by a
+///   request of `.max(1)` when it is delivered. So the buffer holds at most about one value
+///   per input.
 /// With `.unlimited` demand every input is asked for `.unlimited` once and values only queue
 /// while another delivery is in progress.
 ///
@@ -57,6 +69,22 @@ struct MergeStateMachine<Output, Failure: Error> {
     case failure(Failure)
   }
 
+  /// What happened to a value an input sent (see ``receive(_:fromInput:)``).
+  @usableFromInline
+  enum Arrival {
+    /// The caller became the deliverer and sends the value now, then reports back with
+    /// ``didDeliverFirst(requesting:fromInput:)`` (flatMap, switchToLatest) or
+    /// ``didDeliver(requesting:)``.
+    case deliver
+    /// The value was buffered; the input's `receive` returns this demand.
+    case buffered(Subscribers.Demand)
+    /// The value was dropped (the merge is over, or the input was replaced).
+    case dropped
+    /// The input sent a value beyond the downstream's demand (switchToLatest): an API
+    /// violation.
+    case unwanted
+  }
+
   /// What the storage does after a transition, once the lock is released, in this order.
   @usableFromInline
   struct Action {
@@ -70,6 +98,11 @@ struct MergeStateMachine<Output, Failure: Error> {
       self.request = request
       self.deliver = deliver
     }
+
+    /// What the input whose value was just delivered returns from its `receive` (see
+    /// ``didDeliverFirst(requesting:fromInput:)``).
+    @usableFromInline
+    var returned = Subscribers.Demand.none
 
     /// Subscriptions to cancel.
     @usableFromInline
@@ -89,12 +122,20 @@ struct MergeStateMachine<Output, Failure: Error> {
   var pendingFailure: Failure?
   @usableFromInline
   let mode: Mode
+  /// `mode` without its payload, for the checks made for every value.
+  @usableFromInline
+  let kind: MergeKind
   /// What the downstream asked for and has not received yet.
   @usableFromInline
   var demand = Subscribers.Demand.none
   /// Values received and not yet delivered, oldest first.
   @usableFromInline
   var buffer = ValueQueue<Output>()
+  /// flatMap only, in step with `buffer`: for each buffered value, the input to ask for one
+  /// more value when it is delivered, or -1 if that input was already asked (its `receive`
+  /// returned `.max(1)`, the value being covered by the downstream's demand).
+  @usableFromInline
+  var bufferSources = ValueQueue<Int>()
   /// Whether some caller holds the deliverer role.
   @usableFromInline
   var isDelivering = false
@@ -115,6 +156,11 @@ struct MergeStateMachine<Output, Failure: Error> {
   @inlinable
   init(mode: Mode) {
     self.mode = mode
+    switch mode {
+    case .fixed: kind = .fixed
+    case .flatMap: kind = .flatMap
+    case .switchToLatest: kind = .switchToLatest
+    }
     if case .fixed(let count) = mode {
       upstreamFinished = true
       inputs = (0..<count).map { Input(id: $0) }
@@ -146,7 +192,7 @@ struct MergeStateMachine<Output, Failure: Error> {
     switch state {
     case .active, .finishing:
       addDemand(more, &action)
-      if !isDelivering { action.deliver = nextDelivery() }
+      if !isDelivering { action.deliver = nextDelivery(&action) }
     case .failing:
       // The deliverer is still sending the values that came before the failure.
       demand += more
@@ -179,7 +225,55 @@ struct MergeStateMachine<Output, Failure: Error> {
     case .terminated:
       break
     }
-    action.deliver = nextDelivery()
+    action.deliver = nextDelivery(&action)
+    return action
+  }
+
+  /// The common case of ``didDeliverFirst(requesting:fromInput:)``: if nothing is waiting and
+  /// `more` changes no input's grant, gives up the deliverer role and returns what the input's
+  /// `receive` returns. Otherwise changes nothing and returns `nil`: the caller then calls
+  /// `didDeliverFirst`.
+  @inlinable
+  mutating func didDeliverFirstWithNothingToDo(
+    requesting more: Subscribers.Demand, fromInput id: Int
+  ) -> Subscribers.Demand? {
+    guard isActive, buffer.isEmpty else { return nil }
+    if demand == .unlimited {
+      // Every input's grant is unlimited already.
+      isDelivering = false
+      return kind == .switchToLatest ? more : .none
+    }
+    guard more == .none else { return nil }
+    isDelivering = false
+    guard kind == .flatMap, let index = index(of: id), inputs[index].granted != .unlimited else {
+      return Subscribers.Demand.none
+    }
+    inputs[index].granted += 1
+    return .max(1)
+  }
+
+  /// The deliverer delivered the value that its own input sent (``Arrival/deliver``) and the
+  /// downstream asked for `more`: as ``didDeliver(requesting:)``, and sets what that input's
+  /// `receive` returns (``Action/returned``): `.max(1)` for flatMap (unless the input was asked
+  /// for `.unlimited`), `more` for switchToLatest (then counted as granted to the input).
+  @inlinable
+  mutating func didDeliverFirst(requesting more: Subscribers.Demand, fromInput id: Int) -> Action {
+    guard isActive, let index = index(of: id) else { return didDeliver(requesting: more) }
+    var returned = Subscribers.Demand.none
+    switch mode {
+    case .fixed:
+      break
+    case .flatMap:
+      if inputs[index].granted != .unlimited {
+        inputs[index].granted += 1
+        returned = .max(1)
+      }
+    case .switchToLatest:
+      inputs[index].granted += more
+      returned = more
+    }
+    var action = didDeliver(requesting: more)
+    action.returned = returned
     return action
   }
 
@@ -193,7 +287,7 @@ struct MergeStateMachine<Output, Failure: Error> {
     case .failing:
       state = .terminated  // Everything was already cancelled; the failure is not delivered.
       pendingFailure = nil
-      buffer.removeAll()
+      clearBuffer()
       return []
     case .terminated:
       return []
@@ -219,7 +313,8 @@ struct MergeStateMachine<Output, Failure: Error> {
     return (id, replaced)
   }
 
-  /// An input's subscription arrived: it is granted the free demand.
+  /// An input's subscription arrived: it is granted the free demand (flatMap: one value, or
+  /// `.unlimited` if the downstream's demand is).
   @inlinable
   mutating func receive(subscription: any Subscription, forInput id: Int) -> Action {
     guard isActive, let index = index(of: id), inputs[index].subscription == nil else {
@@ -227,6 +322,12 @@ struct MergeStateMachine<Output, Failure: Error> {
     }
     inputs[index].subscription = subscription
     var action = Action()
+    if case .flatMap = mode {
+      let grant: Subscribers.Demand = demand == .unlimited ? .unlimited : .max(1)
+      inputs[index].granted = grant
+      action.request = [(subscription, grant)]
+      return action
+    }
     let free = freeDemand
     if free > 0 {
       inputs[index].granted = free
@@ -235,29 +336,46 @@ struct MergeStateMachine<Output, Failure: Error> {
     return action
   }
 
-  /// An input delivered a value: returns `true` if the caller became the deliverer and must
-  /// send it now; otherwise the value was buffered (or dropped: the merge is over, or the input
-  /// was replaced). A `Bool` rather than a ``Delivery``: this runs for every value.
+  /// An input delivered a value: returns ``Arrival/deliver`` if the caller became the
+  /// deliverer and must send it now; otherwise the value was buffered, dropped (the merge is
+  /// over, or the input was replaced) or is unwanted (switchToLatest, beyond the demand).
   @inlinable
-  mutating func receive(_ value: Output, fromInput id: Int) -> Bool {
-    guard isActive, let index = index(of: id) else { return false }
+  mutating func receive(_ value: Output, fromInput id: Int) -> Arrival {
+    guard isActive, let index = index(of: id) else { return .dropped }
     if inputs[index].granted != .unlimited { inputs[index].granted -= 1 }
     if !isDelivering, demand > 0 {
       // Not delivering with demand left means the buffer is empty: nothing overtakes it.
       demand -= 1
       isDelivering = true
-      return true
+      return .deliver
     }
+    if kind == .switchToLatest, freeDemand == .none { return .unwanted }
+    guard kind == .flatMap else {
+      buffer.append(value)
+      return .buffered(.none)
+    }
+    // A value covered by the downstream's demand is as good as delivered: its input is asked
+    // for one more now (as Combine does after delivering it, from inside `receive`).
+    let covered = freeDemand > 0
     buffer.append(value)
-    return false
+    if inputs[index].granted == .unlimited {
+      bufferSources.append(-1)
+      return .buffered(.none)
+    }
+    bufferSources.append(covered ? -1 : id)
+    guard covered else { return .buffered(.none) }
+    inputs[index].granted += 1
+    return .buffered(.max(1))
   }
 
-  /// An input completed.
+  /// An input completed. Returns `nil` if it completed before its subscription arrived and
+  /// the mode forbids that (switchToLatest, as in Combine: an API violation).
   @inlinable
   mutating func receive(
     completion: Subscribers.Completion<Failure>, fromInput id: Int
-  ) -> Action {
+  ) -> Action? {
     guard isActive, let index = index(of: id) else { return Action() }
+    if case .switchToLatest = mode, inputs[index].subscription == nil { return nil }
     inputs.remove(at: index)
     switch completion {
     case .failure(let failure):
@@ -274,8 +392,8 @@ struct MergeStateMachine<Output, Failure: Error> {
 
   // MARK: Upstream (flatMap, switchToLatest)
 
-  /// The upstream's subscription arrived: it is asked for `maxPublishers` values (flatMap) or
-  /// for every value (switchToLatest).
+  /// The upstream's subscription arrived: it is asked for `maxPublishers` values (flatMap;
+  /// even zero, as in Combine) or for every value (switchToLatest).
   @inlinable
   mutating func receiveUpstream(subscription: any Subscription) -> Action {
     guard isActive, upstream == nil, !upstreamFinished else {
@@ -287,7 +405,7 @@ struct MergeStateMachine<Output, Failure: Error> {
     case .flatMap(let maxPublishers): initial = maxPublishers
     case .fixed, .switchToLatest: initial = .unlimited
     }
-    return initial > 0 ? Action(request: [(subscription, initial)]) : Action()
+    return Action(request: [(subscription, initial)])
   }
 
   /// The upstream completed.
@@ -331,12 +449,23 @@ struct MergeStateMachine<Output, Failure: Error> {
   @inlinable
   var freeDemand: Subscribers.Demand { demand - buffer.count }
 
-  /// Adds downstream demand and grants the free demand to every input that was granted less.
+  /// Adds downstream demand and grants the free demand to every input that was granted less
+  /// (flatMap: asks every input for `.unlimited` once the demand is).
   @inlinable
   mutating func addDemand(_ more: Subscribers.Demand, _ action: inout Action) {
     // Once demand is unlimited, every input already holds an unlimited grant.
     guard demand != .unlimited else { return }
     demand += more
+    if case .flatMap = mode {
+      guard demand == .unlimited else { return }
+      for index in inputs.indices {
+        let input = inputs[index]
+        guard let subscription = input.subscription, input.granted != .unlimited else { continue }
+        action.request.append((subscription, .unlimited))
+        inputs[index].granted = .unlimited
+      }
+      return
+    }
     let free = freeDemand
     guard free > 0 else { return }
     for index in inputs.indices {
@@ -348,19 +477,21 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// What the deliverer (or a caller that may become it) sends next; sets `isDelivering`
-  /// accordingly.
+  /// accordingly. For flatMap, a value that waited for demand adds a request of one more value
+  /// from its input to `action`.
   @inlinable
-  mutating func nextDelivery() -> Delivery? {
+  mutating func nextDelivery(_ action: inout Action) -> Delivery? {
     switch state {
     case .failing:
       if demand > 0, let value = buffer.popFirst() {
+        _ = bufferSources.popFirst()  // Inputs are cancelled: nothing to ask for.
         demand -= 1
         isDelivering = true
         return .value(value)
       }
       state = .terminated
       isDelivering = false
-      buffer.removeAll()
+      clearBuffer()
       defer { pendingFailure = nil }
       return pendingFailure.map { .failure($0) }
     case .terminated:
@@ -368,6 +499,13 @@ struct MergeStateMachine<Output, Failure: Error> {
       return nil
     case .active, .finishing:
       if demand > 0, let value = buffer.popFirst() {
+        if let source = bufferSources.popFirst(), source >= 0, let index = index(of: source),
+          let subscription = inputs[index].subscription,
+          inputs[index].granted != .unlimited
+        {
+          inputs[index].granted += 1
+          action.request.append((subscription, .max(1)))
+        }
         demand -= 1
         isDelivering = true
         return .value(value)
@@ -386,7 +524,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   mutating func finishIfDone(_ action: inout Action) {
     guard isActive, upstreamFinished, inputs.isEmpty else { return }
     state = .finishing
-    if !isDelivering { action.deliver = nextDelivery() }
+    if !isDelivering { action.deliver = nextDelivery(&action) }
   }
 
   /// Ends the merge with a failure: cancels everything else and delivers the failure now or,
@@ -399,7 +537,7 @@ struct MergeStateMachine<Output, Failure: Error> {
       state = .failing
       pendingFailure = failure
     } else {
-      buffer.removeAll()
+      clearBuffer()
       state = .terminated
       action.deliver = .failure(failure)
     }
@@ -409,8 +547,15 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// Forgets every input, the upstream and the buffer; returns the subscriptions to cancel.
   @inlinable
   mutating func releaseEverything() -> [any Subscription] {
-    buffer.removeAll()
+    clearBuffer()
     return releaseInputs()
+  }
+
+  /// Drops every buffered value.
+  @inlinable
+  mutating func clearBuffer() {
+    buffer.removeAll()
+    bufferSources.removeAll()
   }
 
   /// Forgets every input and the upstream; returns their subscriptions, to cancel.
@@ -441,6 +586,17 @@ enum MergeState {
   /// The completion was handed to a deliverer, or the downstream cancelled: every later event
   /// is ignored and late subscriptions are cancelled.
   case terminated
+}
+
+/// A ``MergeMode`` without its payload.
+@usableFromInline
+enum MergeKind {
+  /// `merge` and `MergeMany`.
+  case fixed
+  /// `flatMap(maxPublishers:)`.
+  case flatMap
+  /// `switchToLatest()`.
+  case switchToLatest
 }
 
 /// Where a merge's inputs come from (the `Mode` of ``MergeStateMachine``).

@@ -32,12 +32,18 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   @usableFromInline
   let description: String
+  /// Whether the demand the downstream returns for a value goes back through the `receive` of
+  /// the input that sent it (flatMap and switchToLatest, as in Combine; see
+  /// ``MergeStateMachine/didDeliverFirst(requesting:fromInput:)``).
+  @usableFromInline
+  let returnsDemandToInputs: Bool
 
   @inlinable
   init(mode: Machine.Mode, downstream: Downstream, name: String) {
     machine = Machine(mode: mode)
     self.downstream = downstream
     description = name
+    if case .fixed = mode { returnsDemandToInputs = false } else { returnsDemandToInputs = true }
   }
 
   /// Whether the merge still accepts inputs (used to skip subscribing inputs once it is over).
@@ -77,17 +83,40 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   @inlinable
   func receive(_ value: Downstream.Input, fromInput id: Int) -> Subscribers.Demand {
-    let downstream = lock.withLock { () -> Downstream? in
-      machine.receive(value, fromInput: id) ? self.downstream : nil
+    let (arrival, downstream) = lock.withLock { () -> (Machine.Arrival, Downstream?) in
+      let arrival = machine.receive(value, fromInput: id)
+      guard case .deliver = arrival else { return (arrival, nil) }
+      return (arrival, self.downstream)
     }
-    if let downstream { deliverValues(startingWith: value, to: downstream) }
-    // Inputs are asked for values explicitly (see `MergeStateMachine`), never through here.
-    return .none
+    switch arrival {
+    case .deliver:
+      guard let downstream else { return .none }
+      return deliverValues(startingWith: value, fromInput: id, to: downstream)
+    case .buffered(let demand):
+      return demand
+    case .dropped:
+      return .none
+    case .unwanted:
+      apiViolation(
+        "\(description)'s inner publisher sent a value that was not requested. A publisher "
+          + "sends at most what its subscriber asked for.")
+    }
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Downstream.Failure>, fromInput id: Int) {
-    perform(transition { $0.receive(completion: completion, fromInput: id) })
+    let result = lock.withLock { () -> (action: Machine.Action, downstream: Downstream?)? in
+      guard let action = machine.receive(completion: completion, fromInput: id) else {
+        return nil
+      }
+      return takeDownstream(for: action)
+    }
+    guard let result else {
+      apiViolation(
+        "\(description)'s inner publisher completed before sending its subscription. A "
+          + "publisher sends the subscription first.")
+    }
+    perform(result)
   }
 
   // MARK: Upstream (flatMap, switchToLatest)
@@ -106,6 +135,10 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
+    if returnsDemandToInputs, demand == .none {
+      apiViolation(
+        "\(description) was asked for zero values. A request must be for one or more.")
+    }
     perform(transition { $0.request(demand) })
   }
 
@@ -126,17 +159,23 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   func transition(
     _ body: (inout Machine) -> Machine.Action
   ) -> (action: Machine.Action, downstream: Downstream?) {
-    lock.withLock {
-      let action = body(&machine)
-      switch action.deliver {
-      case nil:
-        return (action, nil)
-      case .value:
-        return (action, downstream)
-      case .finished, .failure:
-        defer { downstream = nil }
-        return (action, downstream)
-      }
+    lock.withLock { takeDownstream(for: body(&machine)) }
+  }
+
+  /// Under the lock: the downstream to deliver `action`'s delivery to, if any (released here
+  /// when the delivery is the completion).
+  @inlinable
+  func takeDownstream(
+    for action: Machine.Action
+  ) -> (action: Machine.Action, downstream: Downstream?) {
+    switch action.deliver {
+    case nil:
+      return (action, nil)
+    case .value:
+      return (action, downstream)
+    case .finished, .failure:
+      defer { downstream = nil }
+      return (action, downstream)
     }
   }
 
@@ -171,36 +210,63 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   /// The deliverer's loop for values. Kept apart from the completions, and with a fast path
   /// for the common case (nothing waiting, no new grants), so that a value costs two short
   /// critical sections and no intermediate generic values.
+  ///
+  /// `input` is the input whose own `receive` is delivering `first`; returns what that
+  /// `receive` returns (see ``returnsDemandToInputs``).
   @inlinable
-  func deliverValues(startingWith first: Downstream.Input, to downstream: Downstream) {
+  @discardableResult
+  func deliverValues(
+    startingWith first: Downstream.Input, fromInput input: Int? = nil,
+    to downstream: Downstream
+  ) -> Subscribers.Demand {
     var value = first
+    var returned = Subscribers.Demand.none
+    if let input, returnsDemandToInputs {
+      let more = downstream.receive(value)
+      if let returned = lock.withLock({
+        machine.didDeliverFirstWithNothingToDo(requesting: more, fromInput: input)
+      }) {
+        return returned
+      }
+      let next: Downstream.Input?
+      (returned, next) = afterDelivery(to: downstream) {
+        $0.didDeliverFirst(requesting: more, fromInput: input)
+      }
+      guard let next else { return returned }
+      value = next
+    }
     while true {
       let more = downstream.receive(value)
-      if lock.withLock({ machine.didDeliverWithNothingToDo(requesting: more) }) { return }
-      guard let next = afterDelivery(requesting: more, to: downstream) else { return }
+      if lock.withLock({ machine.didDeliverWithNothingToDo(requesting: more) }) {
+        return returned
+      }
+      guard let next = afterDelivery(to: downstream, { $0.didDeliver(requesting: more) }).next
+      else { return returned }
       value = next
     }
   }
 
   /// The slow path after a delivery: performs the machine's action and returns the next value
-  /// to deliver, if any (a completion is delivered here).
+  /// to deliver, if any (a completion is delivered here), with the demand the delivering input
+  /// returns.
   @inlinable
   func afterDelivery(
-    requesting more: Subscribers.Demand, to downstream: Downstream
-  ) -> Downstream.Input? {
-    let (action, _) = transition { $0.didDeliver(requesting: more) }
+    to downstream: Downstream, _ body: (inout Machine) -> Machine.Action
+  ) -> (returned: Subscribers.Demand, next: Downstream.Input?) {
+    let (action, _) = transition(body)
     performUpstreamCalls(action)
+    let returned = action.returned
     switch action.deliver {
     case nil:
-      return nil
+      return (returned, nil)
     case .value(let value):
-      return value
+      return (returned, value)
     case .finished:
       downstream.receive(completion: .finished)
-      return nil
+      return (returned, nil)
     case .failure(let failure):
       downstream.receive(completion: .failure(failure))
-      return nil
+      return (returned, nil)
     }
   }
 }

@@ -279,3 +279,62 @@ struct ConcatenateTests {
     #expect(subscriber.completions == 1)
   }
 }
+
+// MARK: Combine's subscription timing, demand and release
+
+extension ConcatenateTests {
+  @Test("the subscriber receives its subscription when the prefix's arrives")
+  func subscriptionWhenPrefixsArrives() {
+    let prefix = LateSubscriptionUpstream<Int, Never>()
+    let recorder = prefix.append(1).record(initialDemand: .max(2))
+    #expect(!recorder.isSubscribed)
+    prefix.send(completion: .finished)  // before the subscription: ignored
+    #expect(recorder.receivedCompletion == nil)
+    prefix.sendSubscription()
+    #expect(recorder.isSubscribed)
+    #expect(prefix.requests == [.max(2)])
+  }
+
+  @Test("a value sent without demand is ignored")
+  func unwantedValueIgnored() {
+    let prefix = ScriptedUpstream<Int, Never>()
+    let recorder = prefix.append(9).record(initialDemand: .max(1))
+    #expect(prefix.send(1) == .none)
+    #expect(prefix.send(2) == .none)
+    #expect(recorder.values == [1])
+  }
+
+  @Test("cancel releases the suffix at once")
+  func cancelReleasesSuffix() {
+    final class Box {}
+    weak var released: Box?
+    let recorder: TestSubscriber<Box, Never>
+    do {
+      let box = Box()
+      released = box
+      recorder = PassthroughSubject<Box, Never>().append(box).record()
+    }
+    #expect(released != nil)
+    recorder.cancel()
+    #expect(released == nil)
+  }
+
+  @Test("the subscriber attached upstream shares the subscription's combineIdentifier")
+  func stageSubscribersShareIdentifier() {
+    final class Capture: Subscriber {
+      var subscription: (any Subscription)?
+      func receive(subscription: any Subscription) { self.subscription = subscription }
+      func receive(_ input: Int) -> Subscribers.Demand { .none }
+      func receive(completion: Subscribers.Completion<Never>) {}
+    }
+    let prefix = LateSubscriptionUpstream<Int, Never>()
+    let capture = Capture()
+    prefix.append(1).subscribe(capture)
+    prefix.sendSubscription()
+    let stage = prefix.operatorAsSubscription
+    #expect(stage != nil)
+    #expect(stage?.combineIdentifier == capture.subscription?.combineIdentifier)
+    stage?.cancel()  // a stage subscriber is a subscription too: it cancels the operator
+    #expect(prefix.cancelCount == 1)
+  }
+}

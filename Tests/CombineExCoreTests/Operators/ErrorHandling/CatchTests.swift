@@ -204,3 +204,69 @@ struct CatchTests {
     #expect(subscriber.completions == 1)
   }
 }
+
+// MARK: Combine's subscription timing and misuse checks
+
+extension CatchTests {
+  @Test("the subscriber receives its subscription when the upstream's arrives")
+  func subscriptionWhenUpstreamsArrives() {
+    let upstream = LateSubscriptionUpstream<Int, TestError>()
+    let recorder = upstream.catch { _ in Just(0) }.record(initialDemand: .max(2))
+    #expect(!recorder.isSubscribed)
+    upstream.sendSubscription()
+    #expect(recorder.isSubscribed)
+    #expect(upstream.requests == [.max(2)])
+  }
+
+  @Test("a .finished before the upstream's subscription is ignored")
+  func earlyFinishedIgnored() {
+    let upstream = LateSubscriptionUpstream<Int, TestError>()
+    let recorder = upstream.catch { _ in Just(0) }.record()
+    upstream.send(completion: .finished)
+    #expect(recorder.receivedCompletion == nil)
+    #expect(!recorder.isSubscribed)
+  }
+
+  @Test("an upstream value nobody asked for is an API violation")
+  func unwantedValueTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = ScriptedUpstream<Int, TestError>()
+      let recorder = upstream.catch { _ in Just(0) }.record(initialDemand: .none)
+      upstream.send(1)
+      _ = recorder
+    }
+  }
+
+  @Test("an upstream failure before its subscription is an API violation")
+  func earlyFailureTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = LateSubscriptionUpstream<Int, TestError>()
+      let recorder = upstream.tryCatch { _ in Just(0) }.record()
+      upstream.send(completion: .failure(TestError(0)))
+      _ = recorder
+    }
+  }
+
+  @Test("a second upstream failure is an API violation")
+  func secondFailureTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = ScriptedUpstream<Int, TestError>()
+      let replacement = ScriptedUpstream<Int, Never>()
+      let recorder = upstream.catch { _ in replacement }.record()
+      upstream.send(completion: .failure(TestError(0)))
+      upstream.send(completion: .failure(TestError(1)))
+      _ = recorder
+    }
+  }
+
+  @Test("a value of the handler's publisher beyond the demand is ignored")
+  func unwantedReplacementValueIgnored() {
+    let upstream = ScriptedUpstream<Int, TestError>()
+    let replacement = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.catch { _ in replacement }.record(initialDemand: .max(1))
+    upstream.send(completion: .failure(TestError(0)))
+    #expect(replacement.send(1) == .none)
+    #expect(replacement.send(2) == .none)
+    #expect(recorder.values == [1])
+  }
+}

@@ -165,3 +165,59 @@ struct RetryTests {
     #expect(subscriber.completions == 1)
   }
 }
+
+// MARK: Combine's subscription timing, demand and misuse checks
+
+extension RetryTests {
+  @Test("the subscriber receives its subscription when the upstream's first arrives")
+  func subscriptionWhenUpstreamsArrives() {
+    let upstream = LateSubscriptionUpstream<Int, TestError>()
+    let recorder = upstream.retry(1).record(initialDemand: .max(3))
+    #expect(!recorder.isSubscribed)
+    upstream.sendSubscription()
+    #expect(recorder.isSubscribed)
+    #expect(upstream.requests == [.max(3)])
+  }
+
+  @Test("the demand a value returns is requested from the upstream, not returned")
+  func returnedDemandIsRequested() {
+    let upstream = ScriptedUpstream<Int, TestError>()
+    let subscriber = CallbackSubscriber<Int, TestError>(initialDemand: .max(1)) { _, _ in .max(2) }
+    upstream.retry(1).subscribe(subscriber)
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.requests == [.max(1), .max(2)])
+  }
+
+  @Test("a negative count retries without limit")
+  func negativeRetriesForever() {
+    var attempts = 0
+    let recorder = Deferred { () -> AnyPublisher<Int, TestError> in
+      attempts += 1
+      return attempts < 5
+        ? Fail(error: TestError(attempts)).eraseToAnyPublisher()
+        : Just(attempts).setFailureType(to: TestError.self).eraseToAnyPublisher()
+    }
+    .retry(-1)
+    .record()
+    #expect(recorder.values == [5])
+    #expect(recorder.receivedCompletion.isFinished)
+  }
+
+  @Test("a completion before the upstream's subscription counts")
+  func earlyCompletionCounts() {
+    let upstream = LateSubscriptionUpstream<Int, TestError>()
+    let recorder = upstream.retry(1).record()
+    upstream.send(completion: .finished)
+    #expect(recorder.receivedCompletion.isFinished)
+  }
+
+  @Test("an upstream value nobody asked for is an API violation")
+  func unwantedValueTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = ScriptedUpstream<Int, TestError>()
+      let recorder = upstream.retry(1).record(initialDemand: .none)
+      upstream.send(1)
+      _ = recorder
+    }
+  }
+}

@@ -113,34 +113,54 @@ struct FlatMapTests {
 
   // MARK: Demand
 
-  @Test("with .max(1) demand each inner publisher is asked for one value, no more")
-  func honoursDemandOfOne() {
+  @Test("each inner publisher is asked for one value, and one more per value delivered")
+  func asksOneValueAtATime() {
     let upstream = PassthroughSubject<Int, Never>()
-    let inners = (0..<2).map { _ in ManualPublisher<Int, Never>() }
-    let recorder = upstream.flatMap { inners[$0] }.record(initialDemand: .max(1))
+    let inners = (0..<2).map { _ in ScriptedUpstream<Int, Never>() }
+    let recorder = upstream.flatMap { inners[$0] }.record(initialDemand: .max(2))
     upstream.send(0)
     upstream.send(1)
-    #expect(inners[0].requested == .max(1))
-    #expect(inners[1].requested == .max(1))
-    #expect(inners[0].send(1))
-    #expect(!inners[0].send(2))
-    #expect(recorder.values == [1])
+    #expect(inners[0].requests == [.max(1)])
+    #expect(inners[1].requests == [.max(1)])
+    #expect(inners[0].send(1) == .max(1))  // delivered: its receive asks for one more
+    #expect(inners[0].send(2) == .max(1))
+    #expect(inners[0].send(3) == .none)  // beyond the demand: waits, nothing more asked
+    #expect(recorder.values == [1, 2])
+    #expect(inners[0].requests == [.max(1)])
   }
 
-  @Test("a value beyond the demand waits in its inner's share, and goes out on request")
-  func buffersWithinGrant() {
+  @Test("a value beyond the demand waits, and its inner is asked for one more when it goes out")
+  func waitingValueAsksForOneMore() {
     let upstream = PassthroughSubject<Int, Never>()
-    let inners = (0..<2).map { _ in ManualPublisher<Int, Never>() }
+    let inners = (0..<2).map { _ in ScriptedUpstream<Int, Never>() }
     let recorder = upstream.flatMap { inners[$0] }.record(initialDemand: .max(1))
     upstream.send(0)
     upstream.send(1)
-    inners[1].send(1)
-    inners[0].send(0)  // granted, but the downstream's demand is used up: waits
+    #expect(inners[1].send(1) == .max(1))
+    #expect(inners[0].send(0) == .none)  // the downstream's demand is used up: waits
     #expect(recorder.values == [1])
     recorder.request(.max(1))
     #expect(recorder.values == [1, 0])
-    #expect(inners[0].requested == .max(1))
-    #expect(inners[1].requested == .max(1))
+    #expect(inners[0].requests == [.max(1), .max(1)])
+    #expect(inners[1].requests == [.max(1)])
+  }
+
+  @Test("a value sent from inside receive within the demand asks for one more at once")
+  func reentrantCoveredValue() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let inners = (0..<2).map { _ in ScriptedUpstream<Int, Never>() }
+    var returnedInside: Subscribers.Demand?
+    let subscriber = CallbackSubscriber<Int, Never>(initialDemand: .max(2)) { value, _ in
+      if value == 1 { returnedInside = inners[1].send(2) }
+      return .none
+    }
+    upstream.flatMap { inners[$0] }.subscribe(subscriber)
+    upstream.send(0)
+    upstream.send(1)
+    #expect(inners[0].send(1) == .max(1))
+    #expect(returnedInside == .max(1))  // covered by the demand: delivered right after
+    #expect(subscriber.values == [1, 2])
+    #expect(inners[1].requests == [.max(1)])
   }
 
   @Test("no demand: inner publishers are subscribed but asked for nothing")
@@ -154,13 +174,34 @@ struct FlatMapTests {
     #expect(recorder.receivedCompletion.isFinished)
   }
 
-  @Test("an inner publisher subscribed later is granted the outstanding demand")
-  func laterInnerGetsDemand() {
+  @Test("an inner publisher is asked for one value whatever the demand, unless it is unlimited")
+  func innerAskedForOne() {
     let upstream = PassthroughSubject<Int, Never>()
     let inner = ManualPublisher<Int, Never>()
-    _ = upstream.flatMap { _ in inner }.record(initialDemand: .max(3))
+    let recorder = upstream.flatMap { _ in inner }.record(initialDemand: .max(3))
     upstream.send(0)
-    #expect(inner.requested == .max(3))
+    #expect(inner.requested == .max(1))
+    recorder.request(.unlimited)
+    #expect(inner.requested == .unlimited)
+    let unlimitedInner = ManualPublisher<Int, Never>()
+    _ = upstream.flatMap { _ in unlimitedInner }.record()
+    upstream.send(0)
+    #expect(unlimitedInner.requested == .unlimited)
+  }
+
+  @Test("the upstream is asked for maxPublishers when it subscribes, even .max(0)")
+  func upstreamAskedForZero() {
+    let upstream = ScriptedUpstream<Int, Never>()
+    _ = upstream.flatMap(maxPublishers: .max(0)) { Just($0) }.record()
+    #expect(upstream.requests == [.max(0)])
+  }
+
+  @Test("a request of zero is an API violation")
+  func zeroRequestTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = Just(1).flatMap { Just($0) }.record(initialDemand: .none)
+      recorder.request(.none)
+    }
   }
 
   // MARK: Failure

@@ -297,3 +297,67 @@ struct SwitchToLatestTests {
     }
   }
 }
+
+// MARK: Combine's demand and misuse checks
+
+extension SwitchToLatestTests {
+  @Test("the demand the subscriber returns for a value goes back through the inner's receive")
+  func returnedDemandGoesThroughInner() {
+    let upstream = PassthroughSubject<ScriptedUpstream<Int, Never>, Never>()
+    let inner = ScriptedUpstream<Int, Never>()
+    let subscriber = CallbackSubscriber<Int, Never>(initialDemand: .max(1)) { _, _ in .max(5) }
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(inner)
+    #expect(inner.requests == [.max(1)])
+    #expect(inner.send(1) == .max(5))
+    #expect(inner.requests == [.max(1)])  // returned, not requested
+    let next = ScriptedUpstream<Int, Never>()
+    upstream.send(next)
+    #expect(next.requests == [.max(5)])  // the outstanding demand
+    subscriber.request(.max(2))
+    #expect(next.requests == [.max(5), .max(2)])
+  }
+
+  @Test("a request of zero is an API violation")
+  func zeroRequestTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = PassthroughSubject<Just<Int>, Never>()
+      let recorder = upstream.switchToLatest().record(initialDemand: .none)
+      recorder.request(.none)
+    }
+  }
+
+  @Test("an inner value beyond the demand is an API violation")
+  func unwantedInnerValueTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = PassthroughSubject<ScriptedUpstream<Int, Never>, Never>()
+      let inner = ScriptedUpstream<Int, Never>()
+      let recorder = upstream.switchToLatest().record(initialDemand: .none)
+      upstream.send(inner)
+      inner.send(1)
+      _ = recorder
+    }
+  }
+
+  @Test("an inner value within the demand before the inner's subscription is delivered")
+  func earlyInnerValueWithDemand() {
+    let upstream = PassthroughSubject<LateSubscriptionUpstream<Int, Never>, Never>()
+    let inner = LateSubscriptionUpstream<Int, Never>()
+    let recorder = upstream.switchToLatest().record()
+    upstream.send(inner)
+    inner.send(1)
+    #expect(recorder.values == [1])
+  }
+
+  @Test("an inner completion before the inner's subscription is an API violation")
+  func earlyInnerCompletionTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = PassthroughSubject<LateSubscriptionUpstream<Int, Never>, Never>()
+      let inner = LateSubscriptionUpstream<Int, Never>()
+      let recorder = upstream.switchToLatest().record()
+      upstream.send(inner)
+      inner.send(completion: .finished)
+      _ = recorder
+    }
+  }
+}
