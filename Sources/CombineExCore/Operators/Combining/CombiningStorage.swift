@@ -70,10 +70,13 @@ where Downstream.Input == Values.Output {
   func receive<Value>(
     _ value: Value, fromInput index: Int, store: (inout Values, Value) -> Void
   ) -> Subscribers.Demand {
-    perform(transition { $0.receiveValue(fromInput: index) { store(&$0, value) } })
-    // Inputs are asked for values explicitly (see `CombiningStateMachine`), never through
-    // here.
-    return .none
+    let result = transition { $0.receiveValue(fromInput: index) { store(&$0, value) } }
+    let delivers = result.action.deliver != nil
+    perform(result)
+    // Inputs are asked for values explicitly (see `CombiningStateMachine`), except, for `zip`,
+    // the demand asked for while this value was being delivered, returned as in Combine.
+    guard Values.followsZipDemand, delivers else { return .none }
+    return lock.withLock { machine.takeReturnedDemand(forInput: index) }
   }
 
   @inlinable
@@ -87,6 +90,9 @@ where Downstream.Input == Values.Output {
 
   @inlinable
   package func request(_ demand: Subscribers.Demand) {
+    if Values.followsZipDemand, demand == .none {
+      apiViolation("\(description) was asked for zero values. A request must be for one or more.")
+    }
     perform(transition { $0.request(demand) })
   }
 
