@@ -22,9 +22,8 @@ package protocol CombiningValues {
   /// complete tuple (`zip`).
   static var emitsOnlyOnArrival: Bool { get }
 
-  /// Whether the combination follows Combine's `zip` in its demand (default `false`): a
-  /// request of zero stops the program; requests after an unlimited one still reach the
-  /// inputs; demand the downstream asks for while an input's value is being delivered (from
+  /// Whether the combination follows Combine's `zip` in its demand (default `false`): requests
+  /// after an unlimited one still reach the inputs; demand the downstream asks for while an input's value is being delivered (from
   /// inside `receive`, or returned by it) is returned to that input from its `receive` rather
   /// than requested from it; and an input's failure also cancels that input's subscription.
   static var followsZipDemand: Bool { get }

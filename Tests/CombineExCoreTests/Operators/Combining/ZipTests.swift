@@ -254,14 +254,6 @@ struct ZipTests {
     #expect(second.requested == .max(6))
   }
 
-  @Test("a request of zero stops the program, as in Combine")
-  func zeroDemandTraps() async {
-    await #expect(processExitsWith: .failure) {
-      let zip = PassthroughSubject<Int, Never>().zip(PassthroughSubject<Int, Never>())
-      zip.subscribe(AnySubscriber(receiveSubscription: { $0.request(.none) }))
-    }
-  }
-
   @Test("a failure cancels the input that failed too, as in Combine")
   func failureCancelsFailedInput() {
     let first = ManualPublisher<Int, TestError>()
