@@ -63,7 +63,10 @@ extension Registry {
     .generic(
       "Publishers.DropUntilOutput",
       [
-        CaseBuilder("drop(untilOutputFrom:)", traits: .timingDependent) { env in
+        // As in Combine, a dropped value spends the demand it was sent for.
+        CaseBuilder(
+          "drop(untilOutputFrom:)", traits: [.timingDependent, .spendsDemandWithoutOutput]
+        ) { env in
           env.ints().drop(untilOutputFrom: env.ints())
         }
       ]),

@@ -144,6 +144,11 @@ final class LateSubscriptionPublisher<Output, Failure: Error>: Publisher, @unche
     self.subscription = subscription
     subscriber.receive(subscription: subscription)
   }
+
+  /// Sends the waiting subscriber `.finished` before any subscription (a misbehaving upstream).
+  func sendCompletionBeforeSubscription() {
+    subscriber?.receive(completion: .finished)
+  }
 }
 
 /// A subscriber that holds its subscription only until completion or cancel, and watches it

@@ -11,8 +11,13 @@
 /// - The upstream's `.finished` is delivered once every buffered value was delivered.
 /// - A failure (the upstream's, or `.customError` when the buffer is full) is delivered as soon
 ///   as no delivery is in progress and either no value is left or the downstream has no demand
-///   left (Combine's rule for the upstream's failure): the values the downstream asked for go
-///   first, and the values beyond its demand are dropped.
+///   left (Combine's rule): the values the downstream asked for go first, and the values beyond
+///   its demand are dropped. As in Combine, the upstream's failure is looked at when it
+///   arrives, `.customError`'s at the downstream's next request (or when the delivery in
+///   progress returns).
+/// - Nothing is delivered before the downstream has its subscription (which it receives after
+///   the upstream was asked for values, as in Combine): a completion that comes meanwhile
+///   waits for it (``downstreamSubscribed()``).
 struct BufferStateMachine<Output, Failure: Error> {
   /// What the storage does after a transition, once the lock is released, in this order.
   struct Action {
@@ -43,6 +48,8 @@ struct BufferStateMachine<Output, Failure: Error> {
   private var finishing = false
   /// A failure waiting for the values the downstream has demand for.
   private var pendingFailure: Failure?
+  /// Whether the downstream has its subscription: nothing is delivered before.
+  private var downstreamHasSubscription = false
 
   init(
     size: Int, prefetch: Publishers.PrefetchStrategy,
@@ -116,11 +123,18 @@ struct BufferStateMachine<Output, Failure: Error> {
     return action
   }
 
-  /// The `customError` closure made `error` after an overflow.
-  mutating func fail(with error: Failure) -> Action {
-    var action = Action()
-    guard isLive, pendingFailure == nil else { return action }
+  /// The `customError` closure made `error` after an overflow. As in Combine, it waits for the
+  /// downstream's next request (or the end of the delivery in progress) to be delivered.
+  mutating func fail(with error: Failure) {
+    guard isLive, pendingFailure == nil else { return }
     pendingFailure = error
+  }
+
+  /// The downstream received its subscription: what the upstream sent meanwhile may go out.
+  mutating func downstreamSubscribed() -> Action {
+    var action = Action()
+    downstreamHasSubscription = true
+    guard isLive else { return action }
     produce(&action)
     return action
   }
@@ -164,6 +178,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   /// Hands the oldest buffered value to the caller if nobody delivers and the downstream has
   /// demand, then decides whether the buffer ends.
   private mutating func produce(_ action: inout Action) {
+    guard downstreamHasSubscription else { return }
     if !delivery.isDelivering, demand > 0, let value = buffer.popFirst() {
       demand -= 1
       if prefetch == .keepFull, case .subscribed(let subscription) = upstream {

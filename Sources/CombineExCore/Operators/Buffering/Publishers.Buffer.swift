@@ -180,10 +180,11 @@ final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
       subscription.cancel()
       return
     }
-    // The subscriber gets its subscription before the upstream is asked for anything, so it
-    // never sees a completion before its subscription.
+    // As in Combine, the upstream is asked for values before the subscriber gets its
+    // subscription; what the upstream sends meanwhile waits in the buffer (a completion too).
+    if demand > 0 { subscription.request(demand) }
     downstream?.receive(subscription: self)
-    if demand > 0, lock.withLock({ machine.isLive }) { subscription.request(demand) }
+    _ = perform(transition { $0.downstreamSubscribed() })
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
@@ -236,7 +237,7 @@ final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
     returningUpstreamDemand: Bool = false
   ) -> Subscribers.Demand {
     var action = first.action
-    var downstream = first.downstream
+    let downstream = first.downstream
     var upstreamDemand = Subscribers.Demand.none
     var upstream: (any Subscription)?
     delivering: while true {
@@ -246,11 +247,9 @@ final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
         upstreamDemand += 1
       }
       if action.needsError, let makeError {
+        // Made outside the lock (user code); the failure waits for a request (see the machine).
         let error = makeError()
-        let next = transition { $0.fail(with: error) }
-        action = next.action
-        if let target = next.downstream { downstream = target }
-        continue
+        lock.withLock { machine.fail(with: error) }
       }
       guard let item = action.deliver, let target = downstream else { break }
       switch item {

@@ -91,12 +91,22 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   /// Outputs made and not yet delivered, and the deliverer role.
   @usableFromInline
   var delivery = DeliveryQueue<Output, Failure>()
+  /// With ``CombiningValues/followsZipDemand``: the input whose value the current deliverer is
+  /// delivering (it became the deliverer in ``receiveValue(fromInput:store:)``).
+  @usableFromInline
+  var deliveringInput: Int?
+  /// With ``CombiningValues/followsZipDemand``: demand for each input, asked for while its
+  /// value was being delivered, that its `receive` returns (``takeReturnedDemand(forInput:)``).
+  @usableFromInline
+  var returnedDemand: [Subscribers.Demand]
 
   @inlinable
   init(values: Values) {
     self.values = values
     subscriptions = Array(repeating: nil, count: values.inputCount)
     finished = Array(repeating: false, count: values.inputCount)
+    returnedDemand =
+      Values.followsZipDemand ? Array(repeating: .none, count: values.inputCount) : []
   }
 
   // MARK: Downstream
@@ -116,10 +126,13 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   /// Otherwise changes nothing and returns `false`: the caller then calls ``didDeliver(requesting:)``.
   @inlinable
   mutating func didDeliverWithNothingToDo(requesting more: Subscribers.Demand) -> Bool {
-    guard isActive, more == .none || requested == .unlimited, delivery.isIdle else {
+    guard isActive, more == .none || (requested == .unlimited && !Values.followsZipDemand),
+      delivery.isIdle
+    else {
       return false
     }
     _ = delivery.next()  // Gives up the role.
+    deliveringInput = nil
     return true
   }
 
@@ -132,7 +145,15 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
       addDemand(more, &action)
     }
     action.deliver = delivery.next()
+    if case .value = action.deliver {} else { deliveringInput = nil }
     return action
+  }
+
+  /// Takes the demand that input `index`'s `receive` returns (see ``returnedDemand``).
+  @inlinable
+  mutating func takeReturnedDemand(forInput index: Int) -> Subscribers.Demand {
+    defer { returnedDemand[index] = .none }
+    return returnedDemand[index]
   }
 
   /// The downstream cancelled: returns the subscriptions to cancel.
@@ -172,7 +193,10 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
     store(&values)
     if demand > 0, let output = values.takeOutput() {
       demand -= 1
-      if let output = delivery.offer(output) { action.deliver = .value(output) }
+      if let output = delivery.offer(output) {
+        action.deliver = .value(output)
+        if Values.followsZipDemand { deliveringInput = index }
+      }
     }
     finishIfExhausted(&action)
     return action
@@ -185,12 +209,14 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   ) -> Action {
     guard isActive, !finished[index] else { return Action() }
     finished[index] = true
+    // Combine's `zip` cancels the subscription of the input that failed too.
+    let own = Values.followsZipDemand ? subscriptions[index] : nil
     subscriptions[index] = nil
     switch completion {
     case .failure:
       isActive = false
       values.removeAll()
-      var action = Action(cancel: releaseSubscriptions())
+      var action = Action(cancel: releaseSubscriptions() + (own.map { [$0] } ?? []))
       if let item = delivery.complete(completion, droppingQueued: true) {
         action.deliver = item
       }
@@ -207,12 +233,18 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
   /// Adds downstream demand, passes it on to every input, and makes the outputs it allows.
   @inlinable
   mutating func addDemand(_ more: Subscribers.Demand, _ action: inout Action) {
-    // Once unlimited, every input already holds an unlimited request.
-    guard requested != .unlimited else { return }
+    // Once unlimited, every input already holds an unlimited request (Combine's `zip` asks
+    // them anyway).
+    guard requested != .unlimited || Values.followsZipDemand else { return }
     demand += more
     requested += more
     action.request = more
     action.requestFrom = subscriptions
+    if let index = deliveringInput {
+      // The input whose value is being delivered gets this demand back from its `receive`.
+      action.requestFrom[index] = nil
+      returnedDemand[index] += more
+    }
     guard !Values.emitsOnlyOnArrival else { return }
     while demand > 0, let output = values.takeOutput() {
       demand -= 1

@@ -70,10 +70,18 @@ where Downstream.Input == Values.Output {
   func receive<Value>(
     _ value: Value, fromInput index: Int, store: (inout Values, Value) -> Void
   ) -> Subscribers.Demand {
-    perform(transition { $0.receiveValue(fromInput: index) { store(&$0, value) } })
-    // Inputs are asked for values explicitly (see `CombiningStateMachine`), never through
-    // here.
-    return .none
+    let result = transition { $0.receiveValue(fromInput: index) { store(&$0, value) } }
+    // Inputs are asked for values explicitly (see `CombiningStateMachine`), except, for `zip`,
+    // the demand asked for while this value's output was being delivered, returned as in
+    // Combine.
+    guard Values.followsZipDemand, case .value(let output)? = result.action.deliver,
+      let downstream = result.downstream
+    else {
+      perform(result)
+      return .none
+    }
+    performUpstreamCalls(result.action)
+    return deliverValues(startingWith: output, to: downstream, returningFor: index)
   }
 
   @inlinable
@@ -144,22 +152,41 @@ where Downstream.Input == Values.Output {
   /// The deliverer's loop: sends `first`, then whatever the machine hands out next, until it
   /// hands out nothing or the completion. The common case (nothing waiting, no new demand)
   /// costs one short critical section per value.
+  ///
+  /// With `input` (`zip`, delivering for that input's value): returns the demand that input's
+  /// `receive` gives back, taken when the deliverer role is given up.
   @inlinable
-  func deliverValues(startingWith first: Downstream.Input, to downstream: Downstream) {
+  @discardableResult
+  func deliverValues(
+    startingWith first: Downstream.Input, to downstream: Downstream, returningFor input: Int? = nil
+  ) -> Subscribers.Demand {
     var value = first
+    var returned = Subscribers.Demand.none
     while true {
       let more = downstream.receive(value)
-      if lock.withLock({ machine.didDeliverWithNothingToDo(requesting: more) }) { return }
-      let (action, _) = transition { $0.didDeliver(requesting: more) }
+      let done = lock.withLock { () -> Bool in
+        guard machine.didDeliverWithNothingToDo(requesting: more) else { return false }
+        if let input { returned = machine.takeReturnedDemand(forInput: input) }
+        return true
+      }
+      if done { return returned }
+      let (action, _) = transition { machine in
+        let action = machine.didDeliver(requesting: more)
+        var delivering = false
+        if case .value = action.deliver { delivering = true }
+        // The role ends here: take what the input gets back.
+        if let input, !delivering { returned = machine.takeReturnedDemand(forInput: input) }
+        return action
+      }
       performUpstreamCalls(action)
       switch action.deliver {
       case nil:
-        return
+        return returned
       case .value(let next):
         value = next
       case .completion(let completion):
         downstream.receive(completion: completion)
-        return
+        return returned
       }
     }
   }

@@ -22,6 +22,12 @@ package protocol CombiningValues {
   /// complete tuple (`zip`).
   static var emitsOnlyOnArrival: Bool { get }
 
+  /// Whether the combination follows Combine's `zip` in its demand (default `false`): requests
+  /// after an unlimited one still reach the inputs; demand the downstream asks for while an input's value is being delivered (from
+  /// inside `receive`, or returned by it) is returned to that input from its `receive` rather
+  /// than requested from it; and an input's failure also cancels that input's subscription.
+  static var followsZipDemand: Bool { get }
+
   /// Empty storage.
   init()
 
@@ -35,6 +41,12 @@ package protocol CombiningValues {
 
   /// Forgets every value (the combination ended).
   mutating func removeAll()
+}
+
+extension CombiningValues {
+  /// `false`: see the requirement.
+  @inlinable
+  package static var followsZipDemand: Bool { false }
 }
 
 // MARK: combineLatest
@@ -149,6 +161,8 @@ struct ZipQueues2<A, B>: CombiningValues {
   var inputCount: Int { 2 }
   @inlinable
   static var emitsOnlyOnArrival: Bool { false }
+  @inlinable
+  static var followsZipDemand: Bool { true }
 
   @inlinable
   mutating func takeOutput() -> (A, B)? {
@@ -182,6 +196,8 @@ struct ZipQueues3<A, B, C>: CombiningValues {
   var inputCount: Int { 3 }
   @inlinable
   static var emitsOnlyOnArrival: Bool { false }
+  @inlinable
+  static var followsZipDemand: Bool { true }
 
   @inlinable
   mutating func takeOutput() -> (A, B, C)? {
@@ -219,6 +235,8 @@ struct ZipQueues4<A, B, C, D>: CombiningValues {
   var inputCount: Int { 4 }
   @inlinable
   static var emitsOnlyOnArrival: Bool { false }
+  @inlinable
+  static var followsZipDemand: Bool { true }
 
   @inlinable
   mutating func takeOutput() -> (A, B, C, D)? {

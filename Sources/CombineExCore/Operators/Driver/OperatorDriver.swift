@@ -71,18 +71,20 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     upstream.receive(subscriber: self)
   }
 
-  /// The `untilOutputFrom` operators: hands the downstream its subscription, then subscribes
-  /// `other` (asking it for one value), then `upstream`, each unless the operator ended
-  /// meanwhile.
+  /// The `untilOutputFrom` operators, as in Combine: `drop(untilOutputFrom:)` hands the
+  /// downstream its subscription first (`prefix(untilOutputFrom:)` when the upstream's
+  /// subscription arrives), then subscribes `other` (asking it for one value) unless the
+  /// operator ended meanwhile, then `upstream`, even if it ended (its subscription is then
+  /// cancelled when it arrives).
   package func start<Upstream: Publisher, Other: Publisher>(upstream: Upstream, other: Other)
   where
     Upstream.Output == Input, Upstream.Failure == Failure,
     Other.Failure == Logic.OtherFailure
   {
-    subscribeDownstream()
-    guard isLive else { return }
-    other.receive(subscriber: OtherInput<Logic, Downstream, Other.Output>(driver: self))
-    guard isLive else { return }
+    if logic.otherInput == .start { subscribeDownstream() }
+    if isLive {
+      other.receive(subscriber: OtherInput<Logic, Downstream, Other.Output>(driver: self))
+    }
     upstream.receive(subscriber: self)
   }
 
@@ -121,7 +123,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     case .early:
       if logic.trapsEventsBeforeSubscription { violation("sent a value") }
       return .none
-    case .skip: return .max(1)
+    case .drop: return .none
     case .deliver: break
     }
     var demand = Subscribers.Demand.none
@@ -166,6 +168,10 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
       if logic.endsOnCompletionBeforeSubscription {
         let ending = logic.receive(completion: completion, &state.value)
         run { $0.end(ending, cause: .upstreamCompletionBeforeSubscription) }
+      } else if logic.otherInput == .stop {
+        // `prefix(untilOutputFrom:)`, as in Combine: ends without a word to the downstream
+        // (which has no subscription yet), and lets go of the second input.
+        run { $0.abandon() }
       }
       return
     }
@@ -266,7 +272,17 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     let (action, downstream) = transition(body)
     action.cancelUpstream?.cancel()
     action.cancelOther?.cancel()
-    if let ending = action.deliver, let downstream { deliver(ending, to: downstream) }
+    if let ending = action.deliver, let downstream {
+      if action.subscribesDownstream {
+        downstream.receive(subscription: self)
+        // A cancel from inside `receive(subscription:)`: nothing follows it.
+        if lock.withLock({ machine.cancelled }) {
+          if action.ended { logic.ended() }
+          return
+        }
+      }
+      deliver(ending, to: downstream)
+    }
     if action.ended { logic.ended() }
   }
 

@@ -6,8 +6,8 @@
 ///
 /// ## Subscription
 /// The downstream receives the driver as its subscription when the upstream's subscription
-/// arrives, or earlier, before the upstream is subscribed (`dropFirst`, the `untilOutputFrom`
-/// operators: ``downstreamSubscribed()``); demand it requests before the upstream's
+/// arrives, or earlier, before the upstream is subscribed (`dropFirst`,
+/// `drop(untilOutputFrom:)`: ``downstreamSubscribed()``); demand it requests before the upstream's
 /// subscription arrives waits for it, and goes up with it. A second subscription, or one that arrives after
 /// the end or a cancel, is cancelled.
 ///
@@ -97,9 +97,9 @@ struct OperatorStateMachine<Output, Failure: Error> {
     /// Nothing, or an API violation (``OperatorLogic/trapsEventsBeforeSubscription``): the
     /// upstream's subscription has not arrived yet.
     case early
-    /// Drop it and give its demand back (`drop(untilOutputFrom:)` before the second input's
-    /// value).
-    case skip
+    /// Drop it, without giving its demand back, as Combine does (`drop(untilOutputFrom:)`
+    /// before the second input's value).
+    case drop
     /// Run the logic on it (and, if ``tracksDeliveries``, report with ``delivered()``).
     case deliver
   }
@@ -134,6 +134,9 @@ struct OperatorStateMachine<Output, Failure: Error> {
     /// A cancel before the upstream's subscription was only noted
     /// (``OperatorLogic/cancelBeforeSubscriptionEnds`` is `false`).
     var notedEarlyCancel = false
+    /// Hand the downstream its subscription before delivering (`prefix(untilOutputFrom:)`
+    /// ended by its second input before the upstream's subscription arrived).
+    var subscribesDownstream = false
   }
 
   private(set) var state = State.awaitingSubscription(.none)
@@ -217,7 +220,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   /// An upstream value arrived.
   mutating func admitValue() -> Admission {
     guard case .subscribed = state else { return awaitsSubscription ? .early : .ignore }
-    if otherRole == .start, !otherFired { return .skip }
+    if otherRole == .start, !otherFired { return .drop }
     if tracksDeliveries { deliveries += 1 }
     if demandTracking == .outstanding {
       // As in Combine (`replaceError`): a value the downstream did not ask for is the
@@ -272,9 +275,27 @@ struct OperatorStateMachine<Output, Failure: Error> {
       pendingEnding = ending
       return action
     }
+    if !downstreamHasSubscription, cause == .otherValue {
+      // Only `prefix(untilOutputFrom:)`'s second input ends the operator this early: the
+      // downstream gets its subscription first, so that it never completes without one.
+      downstreamHasSubscription = true
+      action.subscribesDownstream = true
+    }
     action.releasesDownstream = true
     action.deliver = ending
     action.ended = true
+    return action
+  }
+
+  /// `prefix(untilOutputFrom:)`'s upstream completed before its subscription: the operator
+  /// ends without delivering anything (the downstream has no subscription), as in Combine, and
+  /// the second input is cancelled.
+  mutating func abandon() -> Action {
+    guard case .awaitingSubscription = state else { return Action() }
+    var action = Action(releasesDownstream: true, ended: true)
+    if case .subscribed(let subscription) = other { action.cancelOther = subscription }
+    other = .done
+    state = .terminated
     return action
   }
 
@@ -290,15 +311,15 @@ struct OperatorStateMachine<Output, Failure: Error> {
 
   /// The second input sent a value.
   mutating func receiveOtherValue() -> Action {
-    guard case .subscribed(let subscription) = other else { return Action() }
+    guard case .subscribed = other, !otherFired else { return Action() }
     switch otherRole {
     case .stop:
       return end(.completion(.finished), cause: .otherValue)
     case .start:
-      // Only the first value matters: the second input is not needed any more.
-      other = .done
+      // Only the first value matters. As in Combine, the second input's subscription is left
+      // alone (it asked for one value) until the operator ends, which cancels it.
       otherFired = true
-      return Action(cancelOther: subscription)
+      return Action()
     case nil:
       return Action()
     }
@@ -307,7 +328,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   /// The second input completed; `completion` is what the logic makes of it (`nil`: nothing).
   mutating func receiveOtherCompletion(_ completion: Subscribers.Completion<Failure>?) -> Action {
     guard case .subscribed = other else { return Action() }
-    guard let completion else {
+    guard let completion, !otherFired else {
       other = .done
       return Action()
     }

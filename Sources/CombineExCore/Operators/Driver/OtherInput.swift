@@ -3,8 +3,9 @@ package enum OtherInputRole {
   /// `prefix(untilOutputFrom:)`: its first value finishes the operator (after the upstream
   /// value being delivered, if any); its completion changes nothing.
   case stop
-  /// `drop(untilOutputFrom:)`: upstream values are dropped, their demand given back, until its
-  /// first value; its completion before that ends the operator the same way.
+  /// `drop(untilOutputFrom:)`: upstream values are dropped until its first value (their demand
+  /// is not given back, as in Combine); its completion before that ends the operator the same
+  /// way.
   case start
 }
 

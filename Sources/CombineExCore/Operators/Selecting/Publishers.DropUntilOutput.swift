@@ -14,10 +14,10 @@ extension Publisher {
   /// ```
   ///
   /// The second publisher's first value, sent from any thread, lets every later upstream value
-  /// through (the second publisher is then cancelled: only its first value matters). If it
-  /// completes before sending a value, the result completes the same way and cancels the
-  /// upstream. A dropped value gives its unit of demand back to the upstream, so the subscriber
-  /// still receives as many values as it asked for. See ``Publishers/DropUntilOutput``.
+  /// through (only its first value matters; its subscription is cancelled when the result
+  /// ends). If it completes before sending a value, the result completes the same way and
+  /// cancels the upstream. As in Combine, a dropped value uses up the unit of demand it was
+  /// sent for: ask for more than you expect to be dropped. See ``Publishers/DropUntilOutput``.
   ///
   /// - Parameter publisher: A publisher to monitor for its first emitted element.
   /// - Returns: A publisher that drops elements from the upstream publisher until the `other`
@@ -34,17 +34,18 @@ extension Publishers {
   /// element from a second publisher.
   ///
   /// The downstream receives its subscription first; then `other` is subscribed (and asked for
-  /// one value), then `upstream`.
+  /// one value), then `upstream` (even if `other` completed meanwhile: its subscription is
+  /// then cancelled), as in Combine.
   /// - **Values.** Upstream values are dropped until `other` sends its first value; from then
   ///   on they pass straight through, as the upstream delivers them.
   /// - **Demand** passes straight through to the upstream (demand requested before the
-  ///   upstream's subscription arrives waits for it). A dropped value gives its unit of demand
-  ///   back to the upstream, so the downstream still receives as many values as it asked for
-  ///   once `other` has sent its value.
+  ///   upstream's subscription arrives waits for it). As in Combine, a dropped value uses up
+  ///   the demand it was sent for (it is not given back to the upstream).
   /// - **Completion.** The upstream's completion passes through (and cancels `other`). If
   ///   `other` completes before sending a value, the result completes the same way (finished
-  ///   or failed) and cancels the upstream. Once `other` has sent its value it is cancelled,
-  ///   and its completion no longer matters.
+  ///   or failed) and cancels the upstream. Once `other` has sent its value, its completion no
+  ///   longer matters; its subscription is left alone, as in Combine, until the result ends
+  ///   (the upstream completes, or the downstream cancels), which cancels it.
   /// - **Cancellation** cancels the upstream and `other`, and releases the downstream.
   /// - **Threading.** `other` may send from any thread, concurrently with the upstream: its
   ///   value switches the state atomically, and the downstream receives one call at a time

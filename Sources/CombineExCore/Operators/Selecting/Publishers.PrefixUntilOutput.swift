@@ -31,8 +31,13 @@ extension Publisher {
 extension Publishers {
   /// A publisher that republishes elements until another publisher emits an element.
   ///
-  /// The downstream receives its subscription first; then `other` is subscribed (and asked for
-  /// one value), then `upstream`.
+  /// As in Combine, `other` is subscribed first (and asked for one value), then `upstream`; the
+  /// downstream receives its subscription when the upstream's arrives. If the upstream
+  /// completes before sending its subscription, the result ends without a word (the
+  /// downstream has no subscription yet) and cancels `other`; if `other` sends its value
+  /// before the upstream's subscription, the downstream receives its subscription, then
+  /// `.finished` (Combine sends `.finished` alone), and the upstream's subscription is
+  /// cancelled when it arrives.
   /// - **Values and demand** pass straight through: upstream values reach the downstream as
   ///   the upstream delivers them, and the downstream's requests (and the demand it returns)
   ///   go to the upstream (demand requested before the upstream's subscription arrives waits

@@ -2,8 +2,10 @@ extension ConnectablePublisher {
   /// Automates the process of connecting or disconnecting from this connectable publisher.
   ///
   /// The first subscriber connects the upstream (after it has been attached, so it sees the
-  /// first values); when the last subscriber cancels (or receives its completion), the
-  /// connection is cancelled. A later subscriber connects again.
+  /// first values); when the last subscriber cancels, the connection is cancelled, and a later
+  /// subscriber connects again. As in Combine, a subscriber that receives its completion does
+  /// not leave: once the upstream has completed, the connection stays, and later subscribers
+  /// do not connect again (the upstream's work is not repeated).
   ///
   /// ```swift
   /// let cancellable = Timer.publish(every: 1, on: .main, in: .common)
@@ -24,8 +26,11 @@ extension Publishers {
   /// A publisher that automatically connects to an upstream connectable publisher.
   ///
   /// This publisher calls ``ConnectablePublisher/connect()`` on the upstream when the first
-  /// downstream subscriber attaches, and cancels the connection when the last one cancels or
-  /// completes. It is a class, as in Combine: its copies share the connection.
+  /// downstream subscriber attaches, and cancels the connection when the last one cancels (a
+  /// completion is not a cancel: see ``ConnectablePublisher/autoconnect()``). It is a class, as
+  /// in Combine: its copies share the connection. As in Combine, each subscriber receives the
+  /// upstream's own subscription (its description and `combineIdentifier`), wrapped so that
+  /// its cancel is counted.
   public class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
     // @unchecked Sendable: `subscriberCount` and `connection` are guarded by `lock`; `upstream`
     // is a constant.
@@ -64,8 +69,8 @@ extension Publishers {
           return false
         }
       }
-      let logic = AutoconnectLogic<Output, Failure> { [self] in subscriberLeft() }
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.receive(
+        subscriber: AutoconnectInner(downstream: subscriber) { [self] in subscriberLeft() })
       guard shouldConnect else { return }
       let made = upstream.connect()
       let keep = lock.withLock { () -> Bool in
@@ -110,24 +115,120 @@ enum AutoconnectState {
   case connected(any Cancellable)
 }
 
-/// The subscriptions of ``Publishers/Autoconnect``: pass everything through, and tell the
-/// autoconnect when the subscriber leaves (completion or cancel), once.
-struct AutoconnectLogic<Input, Failure: Error>: OperatorLogic {
-  typealias UpstreamFailure = Failure
-  /// Called once, when the subscriber leaves.
-  let onLeave: () -> Void
+/// The subscriber an ``Publishers/Autoconnect`` attaches to its upstream for one downstream
+/// subscriber: it passes everything on (once: nothing after the completion or a cancel), and
+/// hands the downstream the upstream's subscription wrapped in an ``AutoconnectSubscription``,
+/// whose cancel tells the autoconnect that the subscriber left (once).
+final class AutoconnectInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+  @unchecked Sendable
+{
+  // @unchecked Sendable: `state` is guarded by `lock`; `onLeave` is a constant.
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
 
-  var name: String { "Autoconnect" }
-
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see
-  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
-  var cancelBeforeSubscriptionEnds: Bool { false }
-
-  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
-    .emit(input)
+  private enum State {
+    /// Waiting for the upstream's subscription.
+    case awaiting(Downstream)
+    /// The downstream has the wrapped subscription.
+    case subscribed(Downstream, any Subscription)
+    /// Completed: the downstream is released; a cancel still counts as leaving.
+    case completed(any Subscription)
+    /// Cancelled (the subscriber left), or completed before any subscription.
+    case ended
   }
 
-  func ended() {
+  private let lock = Lock()
+  private var state: State
+  private let onLeave: () -> Void
+
+  init(downstream: Downstream, onLeave: @escaping () -> Void) {
+    state = .awaiting(downstream)
+    self.onLeave = onLeave
+  }
+
+  var description: String { "Autoconnect" }
+
+  func receive(subscription: any Subscription) {
+    let downstream = lock.withLock { () -> Downstream? in
+      guard case .awaiting(let downstream) = state else { return nil }
+      state = .subscribed(downstream, subscription)
+      return downstream
+    }
+    guard let downstream else {
+      subscription.cancel()
+      return
+    }
+    downstream.receive(subscription: AutoconnectSubscription(inner: self, upstream: subscription))
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let downstream = lock.withLock { () -> Downstream? in
+      guard case .subscribed(let downstream, _) = state else { return nil }
+      return downstream
+    }
+    return downstream?.receive(input) ?? .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    // As in Combine, a completion before the subscription is passed on too.
+    let downstream = lock.withLock { () -> Downstream? in
+      switch state {
+      case .awaiting(let downstream):
+        state = .ended
+        return downstream
+      case .subscribed(let downstream, let subscription):
+        state = .completed(subscription)
+        return downstream
+      case .completed, .ended:
+        return nil
+      }
+    }
+    downstream?.receive(completion: completion)
+  }
+
+  /// The downstream requested `demand` through its ``AutoconnectSubscription``.
+  func request(_ demand: Subscribers.Demand) {
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      guard case .subscribed(_, let upstream) = state else { return nil }
+      return upstream
+    }
+    upstream?.request(demand)
+  }
+
+  /// The downstream cancelled through its ``AutoconnectSubscription``: the subscriber leaves
+  /// (once), then the upstream subscription is cancelled.
+  func cancel() {
+    let taken = lock.withLock { () -> (upstream: (any Subscription)?, Downstream?) in
+      defer { state = .ended }
+      switch state {
+      case .subscribed(let downstream, let upstream): return (upstream, downstream)
+      case .completed(let upstream): return (upstream, nil)
+      case .awaiting, .ended: return (nil, nil)
+      }
+    }
+    guard let upstream = taken.upstream else { return }
     onLeave()
+    upstream.cancel()
+    // The downstream is released here, after the lock.
+    _ = taken
+  }
+}
+
+/// The subscription an ``Publishers/Autoconnect`` subscriber receives: the upstream's, as in
+/// Combine (its description and `combineIdentifier`), with the cancel counted.
+struct AutoconnectSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+  let inner: AutoconnectInner<Downstream>
+  let upstream: any Subscription
+
+  var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
+
+  var description: String { String(describing: upstream) }
+
+  func request(_ demand: Subscribers.Demand) {
+    inner.request(demand)
+  }
+
+  func cancel() {
+    inner.cancel()
   }
 }

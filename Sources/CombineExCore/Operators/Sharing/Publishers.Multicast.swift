@@ -60,28 +60,27 @@ extension Publisher {
 extension Publishers {
   /// A publisher that uses a subject to deliver elements to multiple subscribers.
   ///
-  /// A class, as in Combine: its copies are one publisher, with one subject and one
-  /// connection.
+  /// A class, as in Combine: its copies are one publisher, with one subject.
   /// - **Subscribing** attaches the subscriber to the subject (created by `createSubject` the
   ///   first time it is needed; the closure runs once, even when subscribers arrive on several
-  ///   threads at once, and never with a lock held). What a subscriber receives is what the
-  ///   subject gives it: with a `PassthroughSubject`, the values sent while it has demand.
-  /// - **Connecting.** ``connect()`` subscribes the subject to the upstream: the subject
-  ///   receives the upstream's subscription (through `send(subscription:)`, so it decides what
-  ///   to request: subjects request unlimited values), then its values and completion. While a
-  ///   connection is live, `connect()` returns it again instead of subscribing a second time
-  ///   (Combine would subscribe again, duplicating every value); cancelling any of the returned
-  ///   cancellables cancels the upstream subscription, and a later `connect()` subscribes
-  ///   anew. Once the upstream has completed, the subject has completed too, so `connect()`
-  ///   does not subscribe again (it returns a cancellable that does nothing): late subscribers
-  ///   receive only the completion, and the upstream's work is never repeated.
+  ///   threads at once, and never with a lock held), through a subscription of the multicast's
+  ///   own (`"Multicast"`), which passes the subscriber's requests to the subject and keeps
+  ///   the subject alive while the subscriber is attached. What a subscriber receives is what
+  ///   the subject gives it: with a `PassthroughSubject`, the values sent while it has demand.
+  /// - **Connecting.** ``connect()`` subscribes the subject to the upstream, as
+  ///   `upstream.subscribe(subject)` does, and returns that subscription as an
+  ///   `AnyCancellable` (keep it: its deinit cancels). As in Combine, each call subscribes
+  ///   again: two live connections deliver every value twice. The subject receives the
+  ///   upstream's subscription (through `send(subscription:)`, so it decides what to request:
+  ///   subjects request unlimited values), then its values and completion. The connection
+  ///   holds the subject weakly: a subject nothing else holds goes away, and cancels the
+  ///   upstream subscription.
   /// - **Threading.** Subscribing, connecting and cancelling may happen on any threads.
   public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher,
     @unchecked Sendable
   where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
-    // @unchecked Sendable: `subjectState` and `connection` are guarded by `lock`,
-    // `isCreatingSubject` is atomic; `upstream`
-    // and `createSubject` are constants, and the subject is created once.
+    // @unchecked Sendable: `subjectState` is guarded by `lock`, `isCreatingSubject` is atomic;
+    // `upstream` and `createSubject` are constants, and the subject is created once.
     /// The kind of values published by this publisher: the upstream's.
     public typealias Output = Upstream.Output
 
@@ -96,7 +95,6 @@ extension Publishers {
 
     private let lock = Lock()
     private var subjectState = MulticastSubjectState<SubjectType>.none
-    private var connection = MulticastConnectionState<Upstream, SubjectType>.disconnected
     /// Whether `createSubject` is running: what a thread waiting for the subject sleeps on
     /// (an atomic, because a parked thread's condition must not take a ``Lock``).
     private let isCreatingSubject = Atomic<Bool>(false)
@@ -116,33 +114,14 @@ extension Publishers {
     /// Attaches the subscriber to the subject (creating the subject if it does not exist yet).
     public func receive<S: Subscriber>(subscriber: S)
     where SubjectType.Failure == S.Failure, SubjectType.Output == S.Input {
-      subject.receive(subscriber: subscriber)
+      let subject = subject
+      subject.receive(subscriber: MulticastInner(subject: subject, downstream: subscriber))
     }
 
-    /// Subscribes the subject to the upstream (unless a connection is live, or the upstream
-    /// has completed) and returns the connection; cancel it to cancel the upstream
-    /// subscription.
+    /// Subscribes the subject to the upstream and returns the subscription; cancel it (or let
+    /// it go) to cancel the upstream subscription.
     public func connect() -> any Cancellable {
-      let subject = subject
-      let (made, isNew) = lock.withLock {
-        () -> (MulticastConnection<Upstream, SubjectType>?, Bool) in
-        switch connection {
-        case .completed:
-          return (nil, false)
-        case .connected(let live):
-          return (live, false)
-        case .disconnected:
-          let made = MulticastConnection<Upstream, SubjectType>(subject: subject) {
-            [weak self] ended, completed in
-            self?.connectionEnded(ended, completed: completed)
-          }
-          connection = .connected(made)
-          return (made, true)
-        }
-      }
-      guard let made else { return Subscriptions.empty }
-      if isNew { upstream.receive(subscriber: made) }
-      return made
+      upstream.subscribe(subject)
     }
 
     /// The subject, created on first use: `createSubject` runs once, outside the lock. A
@@ -185,17 +164,6 @@ extension Publishers {
     private var parkingAddress: UnsafeRawPointer {
       UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
     }
-
-    /// Forgets a connection that was cancelled or whose upstream completed.
-    private func connectionEnded(
-      _ ended: MulticastConnection<Upstream, SubjectType>, completed: Bool
-    ) {
-      lock.withLock {
-        if case .connected(let live) = connection, live === ended {
-          connection = completed ? .completed : .disconnected
-        }
-      }
-    }
   }
 }
 
@@ -209,112 +177,96 @@ enum MulticastSubjectState<SubjectType> {
   case created(SubjectType)
 }
 
-/// Where a ``Publishers/Multicast`` is with its upstream.
-enum MulticastConnectionState<Upstream: Publisher, SubjectType: Subject>
-where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
-  /// No live connection: `connect()` subscribes the subject to the upstream.
-  case disconnected
-  /// Connected: `connect()` returns this connection.
-  case connected(MulticastConnection<Upstream, SubjectType>)
-  /// The upstream completed (and so did the subject): `connect()` does nothing.
-  case completed
-}
+/// A subscriber of a ``Publishers/Multicast``, attached to its subject: the subscriber the subject
+/// sees, and the subscription (`"Multicast"`) the downstream sees, as in Combine. It passes the
+/// downstream's requests to the subject's subscription, and the demand the downstream returns
+/// for a value as a request to it too (a subject's `send` ignores returned demand). It keeps
+/// the subject alive while the downstream is attached (the connection holds it weakly), and
+/// lets go of the subject and the downstream when it ends (cancelled or completed).
+final class MulticastInner<SubjectType: Subject, Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == SubjectType.Output, Downstream.Failure == SubjectType.Failure {
+  // @unchecked Sendable: `state` is guarded by `lock`.
+  typealias Input = SubjectType.Output
+  typealias Failure = SubjectType.Failure
 
-/// A connection of ``Publishers/Multicast`` (and `makeConnectable()`): the upstream's
-/// subscriber, which forwards everything to the subject, and the subscription the subject
-/// receives, which forwards the subject's requests to the upstream. Cancelling it (as the
-/// connection, or as the subject's subscription) cancels the upstream subscription.
-///
-/// Not on the ``OperatorDriver``: its downstream is a subject, which it feeds with
-/// `send(_:)` rather than as a subscriber, and it reports its end to the multicast before the
-/// subject hears of it.
-final class MulticastConnection<Upstream: Publisher, SubjectType: Subject>: Subscriber,
-  Subscription, EndingSubscription, CustomStringConvertible, @unchecked Sendable
-where Upstream.Failure == SubjectType.Failure, Upstream.Output == SubjectType.Output {
-  // @unchecked Sendable: `status`, `subject` and `onEnd` are guarded by `lock`; the subject is
-  // thread-safe.
-  typealias Input = Upstream.Output
-  typealias Failure = Upstream.Failure
-  typealias OnEnd = (MulticastConnection<Upstream, SubjectType>, _ completed: Bool) -> Void
+  private enum State {
+    /// Attached to the subject, which has not sent its subscription yet.
+    case awaiting(subject: SubjectType, downstream: Downstream)
+    /// The downstream has this subscription; requests go to `subjectSubscription`.
+    case subscribed(
+      subject: SubjectType, downstream: Downstream, subjectSubscription: any Subscription)
+    /// Cancelled or completed: everything is released.
+    case ended
+  }
 
   private let lock = Lock()
-  private var status = OperatorStatus.awaitingSubscription
-  /// Released when the connection ends (so the subject, which keeps the subscriptions it was
-  /// sent, does not keep itself alive through it).
-  private var subject: SubjectType?
-  private var onEnd: OnEnd?
+  private var state: State
 
-  init(subject: SubjectType, onEnd: @escaping OnEnd) {
-    self.subject = subject
-    self.onEnd = onEnd
+  init(subject: SubjectType, downstream: Downstream) {
+    state = .awaiting(subject: subject, downstream: downstream)
   }
 
   var description: String { "Multicast" }
 
-  var hasEnded: Bool {
-    lock.withLock {
-      if case .terminated = status { return true }
-      return false
-    }
-  }
-
   func receive(subscription: any Subscription) {
-    let subject = lock.withLock { () -> SubjectType? in
-      guard case .awaitingSubscription = status, let subject = self.subject else { return nil }
-      status = .subscribed(subscription)
-      return subject
+    let downstream = lock.withLock { () -> Downstream? in
+      guard case .awaiting(let subject, let downstream) = state else { return nil }
+      state = .subscribed(
+        subject: subject, downstream: downstream, subjectSubscription: subscription)
+      return downstream
     }
-    guard let subject else {
+    guard let downstream else {
       subscription.cancel()
       return
     }
-    subject.send(subscription: self)
+    downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let subject = lock.withLock { status.isSubscribed ? self.subject : nil }
-    subject?.send(input)
+    let live = lock.withLock { () -> (Downstream, any Subscription)? in
+      guard case .subscribed(_, let downstream, let subscription) = state else { return nil }
+      return (downstream, subscription)
+    }
+    guard let (downstream, subscription) = live else { return .none }
+    let more = downstream.receive(input)
+    if more > .none { subscription.request(more) }
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let (subject, onEnd) = lock.withLock { () -> (SubjectType?, OnEnd?) in
-      guard status.isSubscribed else { return (nil, nil) }
-      status = .terminated
-      defer {
-        self.subject = nil
-        self.onEnd = nil
-      }
-      return (self.subject, self.onEnd)
+    let taken = lock.withLock { () -> (SubjectType, Downstream)? in
+      guard case .subscribed(let subject, let downstream, _) = state else { return nil }
+      state = .ended
+      return (subject, downstream)
     }
-    // The multicast learns of the completion first, so that a subscriber reacting to it
-    // already sees the multicast as completed.
-    onEnd?(self, true)
-    subject?.send(completion: completion)
+    // The subject is released after the completion, outside the lock (its deinit may cancel
+    // its upstream).
+    guard let (subject, downstream) = taken else { return }
+    downstream.receive(completion: completion)
+    _ = subject
   }
 
   func request(_ demand: Subscribers.Demand) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
+    let subscription = lock.withLock { () -> (any Subscription)? in
+      guard case .subscribed(_, _, let subscription) = state else { return nil }
+      return subscription
     }
-    upstream?.request(demand)
+    subscription?.request(demand)
   }
 
   func cancel() {
-    // The subject is taken out and released after the lock: this may be its last reference,
-    // and a subject's deinit cancels its upstream, which is this connection.
-    let taken = lock.withLock {
-      () -> (upstream: (any Subscription)?, onEnd: OnEnd?, subject: SubjectType?) in
-      var upstream: (any Subscription)?
-      if case .subscribed(let subscription) = status { upstream = subscription }
-      let taken = (upstream: upstream, onEnd: onEnd, subject: subject)
-      status = .terminated
-      subject = nil
-      onEnd = nil
-      return taken
+    let taken = lock.withLock { () -> (SubjectType?, Downstream?, (any Subscription)?) in
+      defer { state = .ended }
+      switch state {
+      case .awaiting(let subject, let downstream): return (subject, downstream, nil)
+      case .subscribed(let subject, let downstream, let subscription):
+        return (subject, downstream, subscription)
+      case .ended: return (nil, nil, nil)
+      }
     }
-    taken.onEnd?(self, false)
-    taken.upstream?.cancel()
+    taken.2?.cancel()
+    // The subject and the downstream are released here, outside the lock.
+    _ = taken
   }
 }

@@ -89,7 +89,9 @@ struct BufferTests {
     #expect(recorder.values == [3, 4, 5])
   }
 
-  @Test(".customError cancels the upstream and fails after the values the subscriber asked for")
+  @Test(
+    ".customError cancels the upstream; as in Combine, it fails at the next request, after the values asked for"
+  )
   func customError() {
     let subject = PassthroughSubject<Int, TestError>()
     var upstreamCancelled = false
@@ -106,14 +108,74 @@ struct BufferTests {
     subject.send(1)  // delivered at once
     for value in 2...4 { subject.send(value) }  // fills the buffer
     #expect(recorder.receivedCompletion == nil)
-    subject.send(5)  // overflows: nothing more is asked for, so the failure comes now
+    subject.send(5)  // overflows
     #expect(upstreamCancelled)
     #expect(errorsMade == 1)
     #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion == nil)  // waits for the next request
+    recorder.request(.max(5))
+    #expect(recorder.values == [1, 2, 3, 4])
     #expect(recorder.receivedCompletion?.failure == TestError(9))
     recorder.request(.max(5))
-    #expect(recorder.values == [1])
     #expect(recorder.completionCount == 1)
+  }
+
+  @Test(".customError's failure drops the waiting values beyond the demand at the next request")
+  func customErrorWithFiniteDemand() {
+    let subject = PassthroughSubject<Int, TestError>()
+    let recorder = subject.buffer(
+      size: 2, prefetch: .byRequest,
+      whenFull: .customError {
+        TestError(3)
+      }
+    )
+    .record(initialDemand: .none)
+    for value in 1...3 { subject.send(value) }  // 3 overflows
+    #expect(recorder.receivedCompletion == nil)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion?.failure == TestError(3))
+  }
+
+  @Test(
+    "the upstream is asked before the subscriber gets its subscription; a completion it sends meanwhile waits for it"
+  )
+  func upstreamAskedFirst() {
+    let events = LockedBox<[String]>([])
+    let upstream = Just(7).handleEvents(receiveRequest: { _ in
+      events.withLock { $0.append("upstream asked") }
+    })
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { subscription in
+        events.withLock { $0.append("subscription") }
+        subscription.request(.max(1))
+      },
+      receiveValue: { value in
+        events.withLock { $0.append("value \(value)") }
+        return .none
+      },
+      receiveCompletion: { _ in events.withLock { $0.append("finished") } })
+    upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+    // `.keepFull` asks for one more once the value left the buffer.
+    #expect(
+      events.withLock { $0 } == [
+        "upstream asked", "subscription", "value 7", "upstream asked", "finished",
+      ])
+  }
+
+  @Test("an upstream failure before the subscriber has its subscription waits for it")
+  func failureBeforeDownstreamSubscription() {
+    var events: [String] = []
+    let subscriber = AnySubscriber<Int, TestError>(
+      receiveSubscription: { _ in events.append("subscription") },
+      receiveValue: { _ in .none },
+      receiveCompletion: { events.append("\($0)") })
+    // Fails while the buffer asks it for values, before the subscriber has its subscription.
+    Just(1).tryMap { _ -> Int in throw TestError(1) }.mapError { $0 as? TestError ?? TestError(0) }
+      .buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest)
+      .subscribe(subscriber)
+    #expect(events.first == "subscription")
+    #expect(events.count == 2)
   }
 
   @Test("a buffer of size 0 keeps nothing")
@@ -206,15 +268,18 @@ struct BufferTests {
     #expect(recorder.values.isEmpty)
   }
 
-  @Test("cancelled during subscription: the upstream is cancelled and asked for nothing")
+  @Test(
+    "cancelled during subscription: the upstream, asked for values first (as in Combine), is cancelled"
+  )
   func cancelledDuringSubscription() {
     let upstream = ManualPublisher<Int, Never>()
     let subscriber = AnySubscriber<Int, Never>(
       receiveSubscription: { $0.cancel() }, receiveValue: { _ in .none },
       receiveCompletion: { _ in })
     upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+    #expect(upstream.requested == .max(2))
     #expect(upstream.isCancelled)
-    #expect(upstream.requested == .none)
+    #expect(!upstream.send(1))
   }
 
   @Test("the pipeline is freed after completion and after cancel")

@@ -211,18 +211,58 @@ struct ZipTests {
     #expect(recorder.values.count == 1)
   }
 
-  @Test("unlimited demand asks every input for unlimited values once")
+  @Test("after unlimited demand, later requests still reach every input, as in Combine")
   func unlimitedDemand() {
     let first = ManualPublisher<Int, Never>()
     let second = ManualPublisher<Int, Never>()
-    let recorder = first.zip(second).record(demandAfterEachValue: .max(1))
+    let recorder = first.zip(second).record()
+    #expect(first.latest?.requests == 1)
+    recorder.request(.max(2))
+    #expect(first.latest?.requests == 2)
+    #expect(second.latest?.requests == 2)
     for value in 0..<5 {
       first.send(value)
       second.send(value)
     }
     #expect(recorder.values.count == 5)
-    #expect(first.latest?.requests == 1)
     #expect(second.requested == .unlimited)
+  }
+
+  @Test(
+    "demand asked for while a pair is delivered is returned to the input that completed it, and requested from the others, as in Combine"
+  )
+  func demandDuringDelivery() {
+    let first = ManualPublisher<Int, Never>()
+    let second = ManualPublisher<Int, Never>()
+    var subscription: (any Subscription)?
+    let subscriber = AnySubscriber<(Int, Int), Never>(
+      receiveSubscription: {
+        subscription = $0
+        $0.request(.max(1))
+      },
+      receiveValue: { _ in
+        subscription?.request(.max(3))
+        return .max(2)
+      },
+      receiveCompletion: { _ in })
+    first.zip(second).subscribe(subscriber)
+    #expect(first.send(1))
+    #expect(second.send(1))  // completes the pair: gets 3 + 2 back through its return
+    #expect(first.latest?.requests == 3)  // 1, then 3, then 2
+    #expect(second.latest?.requests == 1)
+    #expect(first.requested == .max(6))
+    #expect(second.requested == .max(6))
+  }
+
+  @Test("a failure cancels the input that failed too, as in Combine")
+  func failureCancelsFailedInput() {
+    let first = ManualPublisher<Int, TestError>()
+    let second = ManualPublisher<Int, TestError>()
+    let recorder = first.zip(second).record()
+    first.send(completion: .failure(TestError(1)))
+    #expect(recorder.receivedCompletion?.failure == TestError(1))
+    #expect(first.isCancelled)
+    #expect(second.isCancelled)
   }
 
   @Test("demand returned from receive passes through to every input")

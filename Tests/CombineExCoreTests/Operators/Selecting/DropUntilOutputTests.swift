@@ -21,7 +21,9 @@ struct DropUntilOutputTests {
     #expect(recorder.values == [3, 4])
   }
 
-  @Test("the other publisher is subscribed first, asked for one value, and cancelled after it")
+  @Test(
+    "the other publisher is subscribed first, asked for one value, and, as in Combine, left alone after it until the result ends"
+  )
   func otherAskedForOneValue() {
     let log = UpstreamLog()
     let order = LockedBox<[String]>([])
@@ -39,9 +41,23 @@ struct DropUntilOutputTests {
     #expect(order.withLock { $0 } == ["other", "upstream"])
     #expect(log.requests == [.max(1)])
     trigger.send(1)
-    #expect(log.cancels == 1)
+    #expect(log.cancels == 0)
     upstream.send(5)
     #expect(recorder.values == [5])
+    recorder.cancel()
+    #expect(log.cancels == 1)  // the result's end cancels it
+  }
+
+  @Test("after the other publisher's value, the upstream's completion cancels the other publisher")
+  func otherCancelledAtTheEnd() {
+    let log = UpstreamLog()
+    let trigger = PassthroughSubject<Int, Never>()
+    let upstream = PassthroughSubject<Int, Never>()
+    let recorder = upstream.drop(untilOutputFrom: trigger.probed(log)).record()
+    trigger.send(1)
+    upstream.send(completion: .finished)
+    #expect(recorder.receivedCompletion.isFinished)
+    #expect(log.cancels == 1)
   }
 
   @Test("an other publisher that emits synchronously lets every value through")
@@ -126,22 +142,20 @@ struct DropUntilOutputTests {
 
   // MARK: Demand
 
-  @Test("a dropped value gives its demand back, so the subscriber gets what it asked for")
-  func droppedValuesGiveDemandBack() {
+  @Test("a dropped value uses up the demand it was sent for, as in Combine")
+  func droppedValuesUseDemand() {
     let values = ManualPublisher<Int, Never>()
     let trigger = PassthroughSubject<Void, Never>()
     let recorder = values.drop(untilOutputFrom: trigger).record(initialDemand: .max(2))
     #expect(values.send(1))
     #expect(values.send(2))
-    #expect(values.requested == .max(4))  // two asked for, two given back
+    #expect(values.requested == .max(2))  // nothing given back
     trigger.send()
-    #expect(values.send(3))
-    #expect(values.send(4))
-    #expect(!values.send(5))
-    #expect(recorder.values == [3, 4])
+    #expect(!values.send(3))  // no demand left
+    #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
-    #expect(values.send(5))
-    #expect(recorder.values == [3, 4, 5])
+    #expect(values.send(3))
+    #expect(recorder.values == [3])
   }
 
   @Test("demand requested before the upstream's subscription is requested when it arrives")
@@ -171,7 +185,9 @@ struct DropUntilOutputTests {
     #expect(cancelled == ["upstream", "other"])
   }
 
-  @Test("cancelled during subscription: nothing is subscribed")
+  @Test(
+    "cancelled during subscription: the other publisher is not subscribed; the upstream is, as in Combine, and cancelled at once"
+  )
   func cancelledDuringSubscription() {
     let values = ManualPublisher<Int, Never>()
     let trigger = ManualPublisher<Int, Never>()
@@ -179,8 +195,9 @@ struct DropUntilOutputTests {
       receiveSubscription: { $0.cancel() }, receiveValue: { _ in .none },
       receiveCompletion: { _ in })
     values.drop(untilOutputFrom: trigger).subscribe(subscriber)
-    #expect(values.subscriptionCount == 0)
     #expect(trigger.subscriptionCount == 0)
+    #expect(values.subscriptionCount == 1)
+    #expect(values.isCancelled)
   }
 
   @Test("the pipeline is freed after completion and after cancel")

@@ -53,13 +53,29 @@ struct PrefixUntilOutputTests {
     #expect(log.requests == [.max(1)])
   }
 
-  @Test("an other publisher that emits synchronously finishes at once, before any value")
+  @Test(
+    "an other publisher that emits synchronously finishes at once, before any value; the upstream's subscription is cancelled"
+  )
   func synchronousTrigger() {
     let values = ManualPublisher<Int, Never>()
     let recorder = values.prefix(untilOutputFrom: Just(0)).record()
+    #expect(recorder.isSubscribed)  // its subscription, then `.finished`
     #expect(recorder.values.isEmpty)
     #expect(recorder.receivedCompletion.isFinished)
-    #expect(values.subscriptionCount == 0)
+    #expect(values.subscriptionCount == 1)  // subscribed anyway, as in Combine
+    #expect(values.isCancelled)
+  }
+
+  @Test("an upstream that completes before its subscription ends the result silently")
+  func completionBeforeSubscription() {
+    let log = UpstreamLog()
+    let late = LateSubscriptionPublisher<Int, Never>()
+    let recorder = late.prefix(untilOutputFrom: PassthroughSubject<Int, Never>().probed(log))
+      .record()
+    late.sendCompletionBeforeSubscription()
+    #expect(!recorder.isSubscribed)
+    #expect(recorder.receivedCompletion == nil)
+    #expect(log.cancels == 1)
   }
 
   @Test("PrefixUntilOutput is Equatable when its publishers are")
@@ -131,14 +147,15 @@ struct PrefixUntilOutputTests {
     #expect(recorder.values.isEmpty)
   }
 
-  @Test("demand requested before the upstream's subscription is requested when it arrives")
-  func demandBeforeSubscription() {
+  @Test("the subscriber receives its subscription when the upstream's arrives, as in Combine")
+  func subscriptionWhenUpstreamsArrives() {
     let late = LateSubscriptionPublisher<Int, Never>()
     let recorder = late.prefix(untilOutputFrom: PassthroughSubject<Int, Never>())
       .record(initialDemand: .max(2))
-    recorder.request(.max(1))
+    #expect(!recorder.isSubscribed)
     late.deliverSubscription()
-    #expect(late.subscription?.requested == .max(3))
+    #expect(recorder.isSubscribed)
+    #expect(late.subscription?.requested == .max(2))
   }
 
   // MARK: Cancel

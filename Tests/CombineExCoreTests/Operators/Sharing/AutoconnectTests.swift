@@ -77,13 +77,49 @@ struct AutoconnectTests {
     #expect(recorder.receivedCompletion == .finished)
   }
 
-  @Test("the upstream's completion reaches subscribers and disconnects")
-  func completionDisconnects() {
+  @Test(
+    "the upstream's completion reaches subscribers; as in Combine, the connection stays and later subscribers do not connect again"
+  )
+  func completionKeepsConnection() {
     let upstream = CountingConnectable()
-    let recorder = upstream.autoconnect().record()
+    let autoconnected = upstream.autoconnect()
+    let recorder = autoconnected.record()
     upstream.subject.send(completion: .finished)
     #expect(recorder.receivedCompletion == .finished)
+    #expect(upstream.disconnects == 0)
+    let late = autoconnected.record()
+    #expect(late.receivedCompletion == .finished)
+    #expect(upstream.connects == 1)
+    late.cancel()
+    recorder.cancel()  // a cancel after the completion still counts the subscriber out
     #expect(upstream.disconnects == 1)
+  }
+
+  @Test("a subscriber receives the upstream's subscription (its name), as in Combine")
+  func upstreamSubscriptionPassedOn() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let autoconnected = upstream.multicast(subject: PassthroughSubject()).autoconnect()
+    var description: String?
+    var subscription: (any Subscription)?
+    autoconnected.subscribe(
+      AnySubscriber<Int, Never>(receiveSubscription: {
+        description = String(describing: $0)
+        subscription = $0
+      }))
+    #expect(description == "Multicast")  // the multicast's subscription, not "Autoconnect"
+    subscription?.cancel()
+  }
+
+  @Test("nothing reaches a subscriber after its completion")
+  func nothingAfterCompletion() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let autoconnected = upstream.multicast(subject: PassthroughSubject()).autoconnect()
+    let recorder = autoconnected.record()
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    upstream.send(2)
+    #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion == .finished)
   }
 
   @Test("demand passes through")

@@ -73,7 +73,7 @@ struct MakeConnectableTests {
     #expect(recorder.receivedCompletion == nil)
   }
 
-  @Test("connect() while connected returns the live connection")
+  @Test("each connect() subscribes to the upstream again, as in Combine")
   func connectTwice() {
     let log = UpstreamLog()
     let subject = PassthroughSubject<Int, Never>()
@@ -81,13 +81,13 @@ struct MakeConnectableTests {
     let recorder = connectable.record()
     let first = connectable.connect()
     let second = connectable.connect()
-    #expect(log.subscriptions == 1)
+    #expect(log.subscriptions == 2)
     subject.send(1)
-    #expect(recorder.values == [1])
+    #expect(recorder.values == [1, 1])
     second.cancel()
     #expect(log.cancels == 1)
     first.cancel()
-    #expect(log.cancels == 1)
+    #expect(log.cancels == 2)
   }
 
   @Test("connect() after a cancelled connection subscribes to the upstream anew")

@@ -97,23 +97,59 @@ struct MulticastTests {
     connection.cancel()
   }
 
-  @Test("Multicast is a class: its copies share the subject and the connection")
+  @Test("Multicast is a class: its copies share the subject")
   func isAClass() {
-    let log = UpstreamLog()
-    let multicast = PassthroughSubject<Int, Never>().probed(log).multicast {
-      PassthroughSubject<Int, Never>()
+    var made = 0
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast { () -> PassthroughSubject<Int, Never> in
+      made += 1
+      return PassthroughSubject()
     }
     let copy = multicast
     #expect(copy === multicast)
+    let recorder = copy.record()
     let connection = multicast.connect()
-    _ = copy.connect()
-    #expect(log.subscriptions == 1)
+    upstream.send(1)
+    #expect(recorder.values == [1])
+    #expect(made == 1)
+    connection.cancel()
+  }
+
+  @Test("a subscriber's subscription is the multicast's own, named Multicast, as in Combine")
+  func subscriptionName() {
+    let multicast = PassthroughSubject<Int, Never>().multicast(subject: CurrentValueSubject(0))
+    var description: String?
+    multicast.subscribe(
+      AnySubscriber<Int, Never>(receiveSubscription: {
+        description = String(describing: $0)
+        $0.cancel()
+      }))
+    #expect(description == "Multicast")
+  }
+
+  @Test("the demand a subscriber returns for a value is requested from the subject")
+  func returnedDemandReachesSubject() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+    var received: [Int] = []
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { $0.request(.max(1)) },
+      receiveValue: { value in
+        received.append(value)
+        return .max(1)
+      })
+    multicast.subscribe(subscriber)
+    let connection = multicast.connect()
+    upstream.send(1)
+    upstream.send(2)  // only requested through the demand returned for 1
+    upstream.send(3)
+    #expect(received == [1, 2, 3])
     connection.cancel()
   }
 
   // MARK: Connection
 
-  @Test("connect() while connected returns the live connection")
+  @Test("each connect() subscribes the subject to the upstream again, as in Combine")
   func connectTwice() {
     let log = UpstreamLog()
     let upstream = PassthroughSubject<Int, Never>()
@@ -121,13 +157,47 @@ struct MulticastTests {
     let recorder = multicast.record()
     let first = multicast.connect()
     let second = multicast.connect()
-    #expect(log.subscriptions == 1)
+    #expect(log.subscriptions == 2)
     upstream.send(1)
-    #expect(recorder.values == [1])
+    #expect(recorder.values == [1, 1])
     second.cancel()
     #expect(log.cancels == 1)
+    upstream.send(2)
+    #expect(recorder.values == [1, 1, 2])
     first.cancel()
+    #expect(log.cancels == 2)
+  }
+
+  @Test("the connection holds the subject weakly: a subject nothing holds goes, and cancels")
+  func connectionHoldsSubjectWeakly() {
+    let log = UpstreamLog()
+    weak var weakSubject: PassthroughSubject<Int, Never>?
+    var connection: (any Cancellable)?
+    do {
+      let subject = PassthroughSubject<Int, Never>()
+      weakSubject = subject
+      connection = PassthroughSubject<Int, Never>().probed(log).multicast(subject: subject)
+        .connect()
+    }
+    #expect(weakSubject == nil)
     #expect(log.cancels == 1)
+    connection?.cancel()
+    #expect(log.cancels == 1)
+  }
+
+  @Test("a subscriber keeps the subject alive while it is attached")
+  func subscriberKeepsSubject() {
+    let upstream = PassthroughSubject<Int, Never>()
+    var recorder: TestSubscriber<Int, Never>?
+    var connection: (any Cancellable)?
+    do {
+      let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+      recorder = multicast.record()
+      connection = multicast.connect()
+    }
+    upstream.send(1)
+    #expect(recorder?.values == [1])
+    connection?.cancel()
   }
 
   @Test("cancelling the connection cancels the upstream; a later connect() subscribes anew")
@@ -148,20 +218,17 @@ struct MulticastTests {
     again.cancel()
   }
 
-  @Test(
-    "after the upstream completes, late subscribers get only the completion and connect() does not resubscribe"
-  )
+  @Test("after the upstream completes, late subscribers get only the completion")
   func afterCompletion() {
-    let log = UpstreamLog()
-    let multicast = [1].publisher.probed(log).multicast { PassthroughSubject<Int, Never>() }
+    let multicast = [1].publisher.multicast { PassthroughSubject<Int, Never>() }
     let early = multicast.record()
     let connection = multicast.connect()
     let late = multicast.record()
-    let again = multicast.connect()
+    let again = multicast.connect()  // the subject has completed: nothing more reaches anyone
     #expect(early.values == [1])
+    #expect(early.receivedCompletion.isFinished)
     #expect(late.values.isEmpty)
     #expect(late.receivedCompletion.isFinished)
-    #expect(log.subscriptions == 1)
     again.cancel()
     connection.cancel()
   }
@@ -267,7 +334,7 @@ struct MulticastTests {
   }
 
   @Test(
-    "stress: connecting and cancelling from eight threads never leaves two live upstream subscriptions"
+    "stress: connecting and cancelling from eight threads cancels every upstream subscription"
   )
   func stressConnect() async {
     let log = UpstreamLog()
