@@ -20,7 +20,7 @@ tolerance=${TOLERANCE:-5}
 scale=0.05
 baseline=baseline.tsv
 # Keys whose counts depend on thread scheduling (the queue hops and their floor): reported only.
-reported_only=" a2 h2 h3 h4 h5 "
+reported_only=" a2 h2 a3 h3 a4 h4 a5 h5 "
 
 update=false
 reuse=false

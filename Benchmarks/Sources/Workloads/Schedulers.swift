@@ -55,7 +55,7 @@ func rawSerialQueueHop(_ bench: Bench) {
 }
 
 /// A ``Total`` that the closures of a serial queue add to.
-private struct HopTotal: @unchecked Sendable {
+struct HopTotal: @unchecked Sendable {
   // @unchecked Sendable: only the one serial queue adds, and the region's wait for its last
   // closure orders every add before the total is read.
   let total: Total

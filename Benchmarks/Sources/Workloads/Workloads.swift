@@ -82,6 +82,7 @@ public func allWorkloads() -> [Workload] {
       "i6", "K live CurrentValueSubject.sink: memory", unit: "subscription", metric: .bytes,
       targets: [.atMostBytes(200)], body: liveCurrentValueSinkBytes),
   ]
+  workloads += hopWorkloads()
   workloads += propertyWorkloads()
   workloads += storeWorkloads()
   workloads += aggregateWorkloads()

@@ -54,6 +54,9 @@ public struct UIScheduler: Scheduler, Sendable {
     return key
   }()
 
+  /// The main queue (`DispatchQueue.main` makes a new wrapper object on each call on Linux).
+  private static let mainQueue = DispatchQueue.main
+
   /// How many hops to the main queue have not started yet (across all instances).
   private static let pendingHops = Atomic<Int>(0)
 
@@ -102,11 +105,26 @@ public struct UIScheduler: Scheduler, Sendable {
   /// }
   /// ```
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    if Self.isOnMainQueue, Self.pendingHops.load(ordering: .acquiring) == 0 {
+    // The count first: while hops wait, the queue check (a queue-specific lookup off the main
+    // thread) is not needed.
+    if Self.pendingHops.load(ordering: .acquiring) == 0, Self.isOnMainQueue {
       action()
       return
     }
     Self.pendingHops.add(1, ordering: .acquiringAndReleasing)
+    guard let options else {
+      // The usual hop (`receive(on: UIScheduler.shared)`): straight to `async`, as a block that
+      // holds the action itself (no closure context to allocate, none wrapped around it by
+      // `DispatchQueue.schedule`). A block value, not a closure literal written in the call:
+      // that one would be inferred `@MainActor` and check the executor each time it runs.
+      let hop = UncheckedHop(action)
+      let work: @Sendable @convention(block) () -> Void = {
+        Self.pendingHops.subtract(1, ordering: .acquiringAndReleasing)
+        hop.run()
+      }
+      Self.mainQueue.async(execute: work)
+      return
+    }
     DispatchQueue.main.schedule(options: options) {
       // The hop has started: work scheduled from here on (and from `action`) no longer waits
       // behind it.
@@ -131,5 +149,16 @@ public struct UIScheduler: Scheduler, Sendable {
   ) -> any Cancellable {
     DispatchQueue.main.schedule(
       after: date, interval: interval, tolerance: tolerance, options: options, action)
+  }
+}
+
+/// The work of a hop to the main queue, carried across `async`'s `@Sendable` boundary.
+private struct UncheckedHop: @unchecked Sendable {
+  // @unchecked Sendable: the closure runs on the main queue, where the caller of `schedule`
+  // asked for it to run; the box never runs it anywhere else.
+  let run: () -> Void
+
+  init(_ run: @escaping () -> Void) {
+    self.run = run
   }
 }

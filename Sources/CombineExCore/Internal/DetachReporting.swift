@@ -1,7 +1,8 @@
 // How an upstream tells a subscriber that it has forgotten it after a cancel, through the
 // underscored, defaulted `Subscriber` requirements `_receive(subscriptionReportingDetach:)` and
 // `_upstreamDetached()` (Docs/Core.md lists them). Upstreams that can tell (the subjects'
-// subscriptions, `Publishers.Sequence`, `Just`, `Result.Publisher` and `Optional.Publisher`)
+// subscriptions, `Publishers.Sequence`, `Just`, `Result.Publisher`, `Optional.Publisher`, and
+// `receive(on:)`: its outbox, and on the immediate scheduler the upstream's report passed on)
 // hand their subscription over with `handOver(_:reportingDetachTo:)` and later call
 // `reportDetach(to:)` once no delivery to the subscriber runs, on any thread, and none will
 // start. A `Subscribers.Sink` then delivers values without atomic bookkeeping and still releases

@@ -44,7 +44,7 @@ public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
   /// subscriber runs and none will start.
   ///
   /// An implementation detail of the library (subjects, `Publishers.Sequence`, `Just`,
-  /// `Result.Publisher` and `Optional.Publisher` keep the promise; `Subscribers.Sink` then
+  /// `Result.Publisher`, `Optional.Publisher` and `receive(on:)` keep the promise; `Subscribers.Sink` then
   /// delivers values without atomic bookkeeping and still releases its closures on cancel). Not
   /// part of Combine's API: never implement it; the default calls ``receive(subscription:)``.
   func _receive(subscriptionReportingDetach subscription: any Subscription)

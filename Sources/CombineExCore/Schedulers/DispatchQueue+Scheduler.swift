@@ -226,8 +226,12 @@ extension DispatchQueue: Scheduler {
   /// Performs the action at the next possible opportunity: `async` on this queue, with the
   /// options' quality of service, flags and group.
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    let options = options ?? SchedulerOptions()
     let action = UncheckedAction(action)
+    guard let options else {
+      // The usual case: no options to apply.
+      async { action.run() }
+      return
+    }
     async(group: options.group, qos: options.qos, flags: options.flags) { action.run() }
   }
 

@@ -127,8 +127,8 @@ extension OperationQueue: Scheduler {
 
   /// Adds the action to this queue as an operation.
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    let action = UncheckedAction(action)
-    addOperation { action.run() }
+    // The closure as it is, with no closure around it (one allocation less per action).
+    addOperation(UncheckedAction.sendable(action))
   }
 
   /// Adds the action to this queue as an operation at `date` (a dispatch timer waits for the

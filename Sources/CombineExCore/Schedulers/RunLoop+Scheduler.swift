@@ -128,8 +128,8 @@ extension RunLoop: Scheduler {
   ///
   /// The run loop must be running (as the main run loop of an app is) for the action to run.
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    let action = UncheckedAction(action)
-    perform { action.run() }
+    // The closure as it is, with no closure around it (one allocation less per action).
+    perform(UncheckedAction.sendable(action))
   }
 
   /// Performs the action on this run loop at `date`, with a one-shot timer in the default

@@ -22,6 +22,10 @@ enum OutboxEvent<Input, Failure: Error> {
 /// - ``close()`` drops the waiting events and releases the subscriber: no delivery starts once
 ///   it has returned (a delivery already running on another thread finishes).
 /// - A completion closes the outbox after it is delivered.
+/// - Started with `reportingDetach: true`, it tells the subscriber when it has forgotten it
+///   after ``close()`` (`reportDetach(to:)`): at once when no delivery runs, otherwise from the
+///   delivering thread once that delivery returns. A `sink` then needs no atomic bookkeeping
+///   per value to release its closures on cancel.
 ///
 /// No lock is held while calling the subscriber.
 @usableFromInline
@@ -54,6 +58,15 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   @usableFromInline
   @exclusivity(unchecked)
   var delivering = false
+  /// Whether the subscriber was promised a report once the outbox has forgotten it.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var reportsDetach = false
+  /// The outbox was closed while a delivery ran: the delivering thread reports detach when it
+  /// stops.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var detachPending = false
 
   @inlinable
   init(downstream: Downstream) {
@@ -66,11 +79,21 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
     lock.withLock { downstream != nil }
   }
 
-  /// Hands the subscription to the subscriber. Call it once, before any event.
+  /// Hands the subscription to the subscriber. Call it once, before any event. With
+  /// `reportingDetach`, the subscriber is promised a report once the outbox has forgotten it
+  /// after ``close()`` (only for operators whose every delivery goes through the outbox).
   @inlinable
-  func start(_ subscription: any Subscription) {
-    let downstream = lock.withLock { self.downstream }
-    downstream?.receive(subscription: subscription)
+  func start(_ subscription: any Subscription, reportingDetach: Bool = false) {
+    let downstream = lock.withLock { () -> Downstream? in
+      reportsDetach = reportingDetach
+      return self.downstream
+    }
+    guard let downstream else { return }
+    if reportingDetach {
+      handOver(subscription, reportingDetachTo: downstream)
+    } else {
+      downstream.receive(subscription: subscription)
+    }
   }
 
   /// Puts `event` at the end of the queue without delivering it. Returns `false` (and drops
@@ -104,7 +127,7 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   @inlinable
   func deliverOne() -> Subscribers.Demand {
     // Starting and taking the first event share one critical section: the common case (one
-    // event, no other thread) then costs two lock acquisitions, this one and the final `next`.
+    // event, no other thread) then costs two lock acquisitions, this one and the final step.
     let first = lock.withLock { () -> (Downstream, Event)? in
       guard downstream != nil else { return nil }
       credits += 1
@@ -128,7 +151,17 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
       case .completion(let completion):
         step.0.receive(completion: completion)
       }
-      guard let following = next() else { return demand }
+      let (following, detached) = lock.withLock { () -> ((Downstream, Event)?, Bool) in
+        let following = takeNextLocked()
+        guard following == nil, detachPending else { return (following, false) }
+        detachPending = false
+        return (nil, true)
+      }
+      guard let following else {
+        // Closed while this thread delivered: it reports, now that the delivery returned.
+        if detached { reportDetach(to: step.0) }
+        return demand
+      }
       step = following
     }
   }
@@ -162,27 +195,27 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   /// Drops every waiting event and releases the subscriber; nothing is delivered afterwards.
   @inlinable
   func close() {
-    let released = lock.withLock { () -> (Downstream?, [Event]) in
+    let released = lock.withLock { () -> (Downstream?, [Event], reports: Bool) in
       defer {
         downstream = nil
         queue = []
         head = 0
         credits = 0
       }
-      return (downstream, queue)
+      guard reportsDetach, downstream != nil else { return (downstream, queue, false) }
+      if delivering {
+        detachPending = true  // The delivering thread reports when its delivery returns.
+        return (downstream, queue, false)
+      }
+      return (downstream, queue, true)
     }
+    if released.reports, let downstream = released.0 { reportDetach(to: downstream) }
     // The subscriber and the dropped events are released here, outside the lock.
     _ = released
   }
 
-  /// The delivering thread's next step: the event to deliver, or `nil` (and `delivering`
-  /// cleared) when there is nothing more to do.
-  @inlinable
-  func next() -> (Downstream, Event)? {
-    lock.withLock { takeNextLocked() }
-  }
-
-  /// `next()`'s work, with the lock held.
+  /// The delivering thread's next step, with the lock held: the event to deliver, or `nil`
+  /// (and `delivering` cleared) when there is nothing more to do.
   @inlinable
   func takeNextLocked() -> (Downstream, Event)? {
     guard let downstream, credits > 0, head < queue.count else {

@@ -16,7 +16,8 @@ import Synchronization
 ///   safe only for subscribers that release their subscription: otherwise the two would keep
 ///   each other alive. Other subscribers get ``ScheduledDelivery``, which lets go of them.
 ///
-/// Per value, delivery costs one atomic load and a call.
+/// Per value, delivery costs one atomic load and a call. An upstream's report that it has
+/// forgotten the subscription is passed on to the downstream.
 ///
 /// Not on the ``OperatorDriver``: this is the hot path of `receive(on: ImmediateScheduler)`
 /// (workload h1 in Docs/Performance.md), which takes no lock per value and queues re-entrant
@@ -79,6 +80,25 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
       return
     }
     downstream.receive(subscription: self)
+  }
+
+  /// From an upstream that reports when it has forgotten this subscription: every delivery
+  /// runs inside one of the upstream's calls, so once the upstream has forgotten it, none runs
+  /// or will start, and the downstream can be told so too (a `sink` then delivers without
+  /// counting its deliveries).
+  @inlinable
+  func _receive(subscriptionReportingDetach subscription: any Subscription) {
+    guard lock.withLock({ status.accept(subscription) }) else {
+      subscription.cancel()
+      return
+    }
+    handOver(self, reportingDetachTo: downstream)
+  }
+
+  /// The upstream forgot this subscription: passes the report on.
+  @inlinable
+  func _upstreamDetached() {
+    reportDetach(to: downstream)
   }
 
   @inlinable

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The subscription of `receive(on:)` and `delay(for:)`: it passes demand and cancellation
 /// straight to the upstream, and delivers every upstream event (values and the completion)
 /// from work scheduled on the scheduler: at once for `receive(on:)`, after `delay` for
@@ -60,7 +62,9 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
       subscription.cancel()
       return
     }
-    outbox.start(self)
+    // Every delivery goes through the outbox, which tells the subscriber when it has forgotten
+    // it (a `sink` then counts nothing per value).
+    outbox.start(self, reportingDetach: true)
   }
 
   @inlinable
@@ -95,6 +99,16 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
       scheduler.schedule(
         after: scheduler.now.advanced(by: delay.interval), tolerance: delay.tolerance,
         options: options, deliver)
+    } else if Context.self == DispatchQueue.self, options == nil,
+      let queue = scheduler as? DispatchQueue
+    {
+      // `receive(on: queue)`, the usual hop, is `DispatchQueue.schedule(options:_:)`'s `async`,
+      // given a block that captures only this object: one allocation per value fewer than a
+      // Swift closure around `deliver`, which needs a context of its own. (Not `@Sendable` as
+      // written, where the generic parameters would have to be: the queue runs it, as
+      // `schedule` would, which is what `receive(on:)` is for; see `UncheckedAction`.)
+      let work: @convention(block) () -> Void = { self.deliver() }
+      queue.async(execute: unsafeBitCast(work, to: (@Sendable @convention(block) () -> Void).self))
     } else {
       scheduler.schedule(options: options, deliver)
     }
@@ -124,3 +138,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 }
 
 extension ScheduledDelivery: NamedReflection {}
+
+// It lets go of its upstream subscription on cancel and on completion, so a subject can hold it
+// without reference counting per value.
+extension ScheduledDelivery: SubscriptionReleasing {}

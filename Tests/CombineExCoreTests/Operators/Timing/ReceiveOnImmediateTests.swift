@@ -205,3 +205,52 @@ struct ReceiveOnImmediateTests {
     kept.cancel()
   }
 }
+
+// Behind a subject, which reports when it has forgotten its subscriber, the operator passes
+// the report on to a `sink` (which then counts nothing per value): its closures must still go
+// on cancel, while the sink itself is kept.
+extension ReceiveOnImmediateTests {
+  @Test("behind a subject, cancel releases a kept sink's closures")
+  func subjectCancelReleasesClosures() {
+    weak var weakOwner: TestOwner?
+    let subject = PassthroughSubject<Int, Never>()
+    let sink: Subscribers.Sink<Int, Never>
+    do {
+      let owner = TestOwner()
+      weakOwner = owner
+      sink = Subscribers.Sink(
+        receiveCompletion: { _ in }, receiveValue: { owner.values.append($0) })
+    }
+    subject.receive(on: ImmediateScheduler.shared).subscribe(sink)
+    subject.send(1)
+    #expect(weakOwner?.values == [1])
+    sink.cancel()
+    #expect(weakOwner == nil)
+    withExtendedLifetime(sink) {}
+  }
+
+  @Test(
+    "behind a subject, a cancel from inside a delivery releases a kept sink's closures after it")
+  func subjectCancelFromInsideReleasesClosures() {
+    weak var weakOwner: TestOwner?
+    let subject = PassthroughSubject<Int, Never>()
+    let received = Log<Int>()
+    let kept = KeptSink()
+    do {
+      let owner = TestOwner()
+      weakOwner = owner
+      kept.sink = Subscribers.Sink(
+        receiveCompletion: { _ in },
+        receiveValue: { value in
+          owner.values.append(value)
+          received.append(value)
+          kept.sink?.cancel()
+        })
+    }
+    subject.receive(on: ImmediateScheduler.shared).subscribe(kept.sink!)
+    subject.send(1)
+    subject.send(2)
+    #expect(received.values == [1])
+    #expect(weakOwner == nil)
+  }
+}

@@ -270,3 +270,83 @@ final class CancelledMark: @unchecked Sendable {
   var isSet: Bool { lock.withLock { value } }
   func set() { lock.withLock { value = true } }
 }
+
+// A `sink` behind `receive(on:)` is told when the operator has forgotten it (it then counts
+// nothing per value): its closures must still go on every cancel, once no delivery runs, while
+// the sink itself is kept.
+extension ReceiveOnTests {
+  @Test(
+    "a cancel from inside a delivery releases a kept sink's closures when that delivery returns")
+  func cancelFromInsideReleasesClosures() {
+    let scheduler = DispatchQueue.test
+    weak var weakOwner: TestOwner?
+    let subject = PassthroughSubject<Int, Never>()
+    let received = Log<Int>()
+    let kept = KeptSink()
+    do {
+      let owner = TestOwner()
+      weakOwner = owner
+      kept.sink = Subscribers.Sink(
+        receiveCompletion: { _ in },
+        receiveValue: { value in
+          owner.values.append(value)
+          received.append(value)
+          kept.sink?.cancel()
+        })
+    }
+    subject.receive(on: scheduler).subscribe(kept.sink!)
+    subject.send(1)
+    subject.send(2)
+    scheduler.advance()
+    #expect(received.values == [1])
+    #expect(weakOwner == nil)
+  }
+
+  @Test("a cancel from another thread during a delivery releases a kept sink's closures after it")
+  func cancelDuringDeliveryReleasesClosuresAfterIt() async {
+    let queue = DispatchQueue(label: "receive-on-release")
+    let entered = Flag()
+    let released = Flag()
+    let proceed = DispatchSemaphore(value: 0)
+    let subject = PassthroughSubject<Int, Never>()
+    let sink: Subscribers.Sink<Int, Never>
+    do {
+      let probe = ReleaseProbe(released)
+      sink = Subscribers.Sink(
+        receiveCompletion: { _ in },
+        receiveValue: { _ in
+          withExtendedLifetime(probe) {}
+          entered.raise()
+          _ = proceed.wait(timeout: .now() + 30)
+        })
+    }
+    subject.receive(on: queue).subscribe(sink)
+    subject.send(1)
+    #expect(await entered.wait())
+    sink.cancel()
+    // The delivery still runs on the queue: its closures stay until it returns.
+    #expect(!released.isRaised)
+    proceed.signal()
+    #expect(await released.wait())
+    withExtendedLifetime(sink) {}
+  }
+}
+
+/// Keeps a sink that its own closure cancels.
+final class KeptSink: @unchecked Sendable {
+  // @unchecked Sendable: set before the subscription, read by the one delivering thread.
+  var sink: Subscribers.Sink<Int, Never>?
+}
+
+/// Raises its flag when it is freed.
+private final class ReleaseProbe: Sendable {
+  let flag: Flag
+
+  init(_ flag: Flag) {
+    self.flag = flag
+  }
+
+  deinit {
+    flag.raise()
+  }
+}
