@@ -161,18 +161,20 @@ struct DelayTests {
   @Test("the demand returned from each value is requested from the upstream, value by value")
   func demandPerValue() {
     let upstream = ScriptedUpstream<Int, Never>()
-    var sent = 0
-    var cancellable: AnyCancellable?
-    // On the immediate scheduler each delivery runs at once; a send from inside one nests.
-    cancellable = upstream.delay(for: .zero, scheduler: ImmediateScheduler.shared)
-      .sink { _ in
-        sent += 1
-        if sent < 3 { upstream.send(sent) }
-      }
-    #expect(upstream.requests == [.unlimited])
+    var received: [Int] = []
+    // On the immediate scheduler each delivery runs at once; a send from inside one is
+    // delivered by the same loop, and its demand is still requested on its own.
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { $0.request(.max(1)) },
+      receiveValue: { value in
+        received.append(value)
+        if value < 2 { upstream.send(value + 1) }
+        return .max(1)
+      })
+    upstream.delay(for: .zero, scheduler: ImmediateScheduler.shared).subscribe(subscriber)
     upstream.send(0)
-    #expect(sent == 3)
-    _ = cancellable
+    #expect(received == [0, 1, 2])
+    #expect(upstream.requests == [.max(1), .max(1), .max(1), .max(1)])
   }
 
   @Test("a value delivered after the upstream completed still requests its demand")
