@@ -19,8 +19,9 @@ extension Timer {
   /// - Parameters:
   ///   - interval: The time interval on which to publish events. For example, a value of `0.5`
   ///     publishes an event approximately every half-second.
-  ///   - tolerance: The allowed timing variance when emitting events. Defaults to `nil`, which
-  ///     allows any variance.
+  ///   - tolerance: Ignored, as in Combine: the publisher's ``TimerPublisher/tolerance`` is
+  ///     `nil` whatever is passed here (to set one, create the publisher with
+  ///     ``TimerPublisher/init(interval:tolerance:runLoop:mode:options:)``).
   ///   - runLoop: The run loop on which the timer runs.
   ///   - mode: The run loop mode in which to run the timer.
   ///   - options: Scheduler options passed to the timer. Defaults to `nil`.
@@ -29,8 +30,9 @@ extension Timer {
     every interval: TimeInterval, tolerance: TimeInterval? = nil, on runLoop: RunLoop,
     in mode: RunLoop.Mode, options: RunLoop.SchedulerOptions? = nil
   ) -> Timer.TimerPublisher {
-    TimerPublisher(
-      interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+    // Combine drops `tolerance` here (its publisher reports `nil`); so does the core, so that
+    // code written against Combine sees the same timer.
+    TimerPublisher(interval: interval, runLoop: runLoop, mode: mode, options: options)
   }
 
   /// A publisher that repeatedly emits the current date on a given interval.

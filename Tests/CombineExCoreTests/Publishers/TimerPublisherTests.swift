@@ -7,12 +7,23 @@ import Testing
 struct TimerPublisherTests {
   @Test("publish(every:on:in:) keeps its parameters")
   func parameters() {
-    let publisher = Timer.publish(every: 0.5, tolerance: 0.1, on: .main, in: .common)
+    let publisher = Timer.publish(every: 0.5, on: .main, in: .common)
     #expect(publisher.interval == 0.5)
-    #expect(publisher.tolerance == 0.1)
+    #expect(publisher.tolerance == nil)
     #expect(publisher.runLoop === RunLoop.main)
     #expect(publisher.mode == .common)
-    #expect(Timer.publish(every: 1, on: .main, in: .default).tolerance == nil)
+  }
+
+  @Test("publish(every:tolerance:...) drops the tolerance, as Combine does")
+  func publishDropsTolerance() {
+    #expect(Timer.publish(every: 0.5, tolerance: 0.1, on: .main, in: .common).tolerance == nil)
+  }
+
+  @Test("TimerPublisher's initializer keeps the tolerance")
+  func initializerKeepsTolerance() {
+    let publisher = Timer.TimerPublisher(
+      interval: 0.5, tolerance: 0.1, runLoop: .main, mode: .common)
+    #expect(publisher.tolerance == 0.1)
   }
 
   @Test("after connect(), emits increasing dates on the run loop")

@@ -177,7 +177,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
     guard let timer else { return }
     timer?.cancel()
-    scheduler.schedule(options: options) { [outbox] in
+    // Without the options, as Combine schedules the completion.
+    scheduler.schedule(options: nil) { [outbox] in
       _ = outbox.deliverOne()
     }
   }

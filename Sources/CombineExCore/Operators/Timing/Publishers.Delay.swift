@@ -78,9 +78,149 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       upstream.receive(
-        subscriber: ScheduledDelivery<Output, Failure, Context, S>(
-          downstream: subscriber, scheduler: scheduler, options: options,
-          delay: (interval, tolerance), name: "Delay"))
+        subscriber: DelaySubscription<Output, Failure, Context, S>(
+          downstream: subscriber, interval: interval, tolerance: tolerance, scheduler: scheduler,
+          options: options))
+    }
+  }
+}
+
+/// The subscription of ``Publishers/Delay``: requests and the cancel pass straight to the
+/// upstream; each upstream value and the completion is delivered from work scheduled
+/// `interval` after it arrived, as in Combine: for each event the scheduler's `now` is read
+/// once and `schedule(after:tolerance:options:)` called once, and the demand the downstream
+/// returns from a value is requested from the upstream when that value is delivered (even
+/// after the upstream completed, while the completion waits). Nothing is scheduled for what
+/// arrives before the upstream's subscription, after its completion or after a cancel.
+///
+/// Events reach the downstream through a ``SerialOutbox``: one at a time, in the upstream's
+/// order, even on a concurrent scheduler, and nothing after `cancel()` returns (Combine
+/// delivers a completion scheduled before the cancel; the core does not: rule 2).
+///
+/// Not on the ``OperatorDriver``: it delivers from scheduled work, on any thread (the driver
+/// delivers on the upstream's thread only).
+final class DelaySubscription<Input, Failure: Error, Context: Scheduler, Downstream: Subscriber>:
+  Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Input, Downstream.Failure == Failure {
+  // @unchecked Sendable: `upstream`, `subscribed` and `completed` are guarded by `lock`; the outbox is
+  // thread-safe; the other properties are constants.
+  private let lock = Lock()
+  /// The upstream's subscription, from its arrival until a cancel or the completion's delivery.
+  private var upstream: (any Subscription)?
+  /// Whether the upstream's subscription arrived (a second one is cancelled).
+  private var subscribed = false
+  /// Whether the upstream completed (or the downstream cancelled): nothing more is scheduled.
+  private var completed = false
+  private let outbox: SerialOutbox<Downstream>
+  private let interval: Context.SchedulerTimeType.Stride
+  private let tolerance: Context.SchedulerTimeType.Stride
+  private let scheduler: Context
+  private let options: Context.SchedulerOptions?
+
+  init(
+    downstream: Downstream, interval: Context.SchedulerTimeType.Stride,
+    tolerance: Context.SchedulerTimeType.Stride, scheduler: Context,
+    options: Context.SchedulerOptions?
+  ) {
+    outbox = SerialOutbox(downstream: downstream)
+    self.interval = interval
+    self.tolerance = tolerance
+    self.scheduler = scheduler
+    self.options = options
+  }
+
+  var description: String { "Delay" }
+
+  // MARK: Subscriber (upstream side)
+
+  func receive(subscription: any Subscription) {
+    let accepted = lock.withLock { () -> Bool in
+      guard !subscribed, !completed else { return false }
+      subscribed = true
+      upstream = subscription
+      return true
+    }
+    guard accepted else {
+      subscription.cancel()
+      return
+    }
+    outbox.start(self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard lock.withLock({ subscribed && !completed }), outbox.enqueue(.value(input)) else {
+      return .none
+    }
+    schedule()
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let live = lock.withLock { () -> Bool in
+      guard subscribed, !completed else { return false }
+      completed = true
+      return true
+    }
+    guard live, outbox.enqueue(.completion(completion)) else { return }
+    schedule()
+  }
+
+  /// Schedules the delivery of the oldest waiting event, `interval` from now.
+  private func schedule() {
+    scheduler.schedule(
+      after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options
+    ) { [self] in
+      outbox.deliverOne(reportingEach: { demand in
+        guard demand > .none else { return }
+        lock.withLock { upstream }?.request(demand)
+      })
+      // The completion was delivered (the outbox is closed): the upstream is released.
+      if !outbox.isOpen { lock.withLock { upstream = nil } }
+    }
+  }
+
+  // MARK: Subscription (downstream side)
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { upstream }?.request(demand)
+  }
+
+  func cancel() {
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      completed = true
+      defer { self.upstream = nil }
+      return self.upstream
+    }
+    outbox.close()
+    upstream?.cancel()
+  }
+}
+
+extension SerialOutbox {
+  /// ``deliverOne()``, but hands the demand the subscriber returns from each value to
+  /// `returned` as soon as that value is delivered, instead of adding it up: `delay` and
+  /// `timeout` request it from their upstream value by value, as Combine does.
+  ///
+  /// Here rather than in `SerialOutbox.swift`, so that `receive(on:)`'s inlinable path is
+  /// untouched.
+  func deliverOne(reportingEach returned: (Subscribers.Demand) -> Void) {
+    let first = lock.withLock { () -> (Downstream, Event)? in
+      guard downstream != nil else { return nil }
+      credits += 1
+      if delivering { return nil }
+      delivering = true
+      return takeNextLocked()
+    }
+    guard var step = first else { return }
+    while true {
+      switch step.1 {
+      case .value(let value):
+        returned(step.0.receive(value))
+      case .completion(let completion):
+        step.0.receive(completion: completion)
+      }
+      guard let following = next() else { return }
+      step = following
     }
   }
 }

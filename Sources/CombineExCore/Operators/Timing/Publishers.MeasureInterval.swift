@@ -3,8 +3,11 @@ extension Publisher {
   /// publisher.
   ///
   /// The first value is measured from the moment the subscription started; each later value
-  /// from the previous value. Values are emitted synchronously, on the upstream's thread;
-  /// demand, completion and cancellation pass straight through.
+  /// from the previous value (the scheduler's `now` is read once at the subscription and once
+  /// per value, as in Combine). Values are emitted synchronously, on the upstream's thread.
+  /// As in Combine, the downstream receives the operator's own subscription: the demand it
+  /// returns from a value is requested from the upstream with `request(_:)` (so `receive(_:)`
+  /// returns `.none` to the upstream); its requests and its cancel pass straight through.
   ///
   /// ```swift
   /// let scheduler = DispatchQueue.test  // import CombineExTesting
@@ -61,19 +64,28 @@ extension Publishers {
   }
 }
 
-/// The subscriber ``Publishers/MeasureInterval`` attaches upstream. The subscription passes
-/// through untouched (demand and cancel go straight upstream), so the only state is the time
-/// of the previous event.
+/// The subscriber ``Publishers/MeasureInterval`` attaches upstream, and the subscription its
+/// downstream receives (as in Combine, whose subscription is named "MeasureInterval").
 ///
-/// A stateless link (like ``MapSubscriber``) but for that time, which only upstream events
-/// touch: it needs no status, so it is not on the ``OperatorDriver``.
+/// The time of the previous event is read from the scheduler's `now` when the upstream's
+/// subscription arrives and at each value (one call each, as Combine makes). The demand the
+/// downstream returns from a value is requested from the upstream (`receive(_:)` returns
+/// `.none`), and requests pass through as they are. Nothing reaches the downstream before the
+/// upstream's subscription, after the completion or after a cancel.
+///
+/// Not on the ``OperatorDriver``: its only state besides the status is a time that the
+/// subscription's arrival sets, which a logic's hooks cannot do.
 final class MeasureIntervalSubscriber<Input, Context: Scheduler, Downstream: Subscriber>:
-  Subscriber, CustomStringConvertible, @unchecked Sendable
+  Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType.Stride {
-  // @unchecked Sendable: `last` is only touched by upstream events, which are serial.
+  // @unchecked Sendable: `status` is guarded by `lock`; `last` is only touched by upstream
+  // events, which are serial; `downstream` is released under `lock` and called outside it.
   typealias Failure = Downstream.Failure
 
-  private let downstream: Downstream
+  private let lock = Lock()
+  private var status = OperatorStatus.awaitingSubscription
+  /// Released when the operator ends (completion or cancel).
+  private var downstream: Downstream?
   private let scheduler: Context
   private var last: Context.SchedulerTimeType?
 
@@ -84,20 +96,55 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
   var description: String { "MeasureInterval" }
 
+  // MARK: Subscriber (upstream side)
+
   func receive(subscription: any Subscription) {
+    guard lock.withLock({ status.accept(subscription) }) else {
+      subscription.cancel()
+      return
+    }
     last = scheduler.now
-    downstream.receive(subscription: subscription)
+    lock.withLock { downstream }?.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
+    let live = lock.withLock { () -> (any Subscription, Downstream)? in
+      guard let upstream = status.upstream, let downstream else { return nil }
+      return (upstream, downstream)
+    }
+    guard let (upstream, downstream) = live else { return .none }
     let now = scheduler.now
     let interval = (last ?? now).distance(to: now)
     last = now
-    return downstream.receive(interval)
+    let demand = downstream.receive(interval)
+    if demand > .none { upstream.request(demand) }
+    return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    downstream.receive(completion: completion)
+    let downstream = lock.withLock { () -> Downstream? in
+      guard status.isSubscribed else { return nil }
+      status = .terminated
+      defer { self.downstream = nil }
+      return self.downstream
+    }
+    downstream?.receive(completion: completion)
+  }
+
+  // MARK: Subscription (downstream side)
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { status.upstream }?.request(demand)
+  }
+
+  func cancel() {
+    let (upstream, released) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+      defer { downstream = nil }
+      return (status.terminate(), downstream)
+    }
+    upstream?.cancel()
+    // The downstream is released here, after the lock.
+    _ = released
   }
 }
 

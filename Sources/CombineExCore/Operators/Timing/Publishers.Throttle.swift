@@ -89,11 +89,19 @@ extension Publishers {
 
 /// The subscription of ``Publishers/Throttle``.
 ///
-/// State (under `lock`): the value waiting for its emission (at most one, with one emission
-/// scheduled for it), the time of the last emission, the subscriber's outstanding demand, and
-/// a completion waiting for the pending emission. Events are put in the outbox under `lock`
-/// (the outbox's lock nests inside it and calls nothing out), so their order is the order of
-/// the decisions.
+/// It makes Combine's scheduler calls: `now` when it is created, when the upstream's
+/// subscription arrives, for each value and for the completion it receives while subscribed,
+/// and when an emission delivers a value that no completion follows (the time of the last
+/// emission); a value that can go out at once is scheduled with `schedule(options: nil)`, a later
+/// one with `schedule(after:)` (which reads `minimumTolerance`), and a completion with nothing
+/// waiting with `schedule(options: nil)`. A value takes its unit of demand when it is
+/// scheduled; a value arriving without demand is dropped.
+///
+/// State (under `lock`): the phase, the value and completion waiting for the scheduled
+/// emission, the time of the last emission and the downstream's demand. Events are put in the
+/// outbox under `lock` (the outbox's lock nests inside it and calls nothing out), so their order
+/// is the order of the decisions. Scheduled work holds the subscription weakly, as Combine's
+/// does: an emission due after everything let go of the subscription does nothing.
 ///
 /// Not on the ``OperatorDriver``: it delivers from work scheduled on the scheduler, on any
 /// thread, so the subscriber sits in a ``SerialOutbox`` (one deliverer at a time, in order)
@@ -107,16 +115,20 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
+  private enum Phase {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    /// The upstream completed; the completion waits for its emission.
+    case completing(any Subscription)
+    case ended
+  }
+
   private let lock = Lock()
-  private var status = OperatorStatus.awaitingSubscription
+  private var phase = Phase.awaitingSubscription
   private var demand = Subscribers.Demand.none
-  /// The value the scheduled emission will send.
-  private var pending: Input?
-  /// Whether an emission is scheduled.
-  private var emissionScheduled = false
-  private var lastEmission: Context.SchedulerTimeType?
-  /// A completion that arrived while an emission was scheduled; it follows the emission.
+  private var pendingInput: Input?
   private var pendingCompletion: Subscribers.Completion<Failure>?
+  private var lastEmission: Context.SchedulerTimeType?
   private let outbox: SerialOutbox<Downstream>
   private let interval: Context.SchedulerTimeType.Stride
   private let scheduler: Context
@@ -130,88 +142,103 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     self.interval = interval
     self.scheduler = scheduler
     self.latest = latest
+    // Combine reads the time when its subscription is made; a scheduler that records its calls
+    // (a test's) sees the same ones.
+    _ = scheduler.now
   }
 
   var description: String { "Throttle" }
+
+  private var isSubscribed: Bool {
+    if case .subscribed = phase { return true }
+    return false
+  }
 
   // MARK: Subscriber (upstream side)
 
   func receive(subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingSubscription = status else { return false }
-      status = .subscribed(subscription)
+      guard case .awaitingSubscription = phase else { return false }
+      phase = .subscribed(subscription)
       return true
     }
     guard accepted else {
       subscription.cancel()
       return
     }
-    outbox.start(self)
+    _ = scheduler.now  // As Combine does (see `init`).
     subscription.request(.unlimited)
+    outbox.start(self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
+    guard lock.withLock({ isSubscribed }) else { return .none }
     let now = scheduler.now
     /// `nil`: nothing to schedule; `.some(nil)`: emit at once; `.some(date)`: emit at `date`.
     let due = lock.withLock { () -> Context.SchedulerTimeType?? in
-      guard status.isSubscribed, demand > .none else { return nil }
-      if emissionScheduled {
-        if latest { pending = input }
+      guard isSubscribed, demand > .none else { return nil }
+      if pendingInput != nil {
+        if latest { pendingInput = input }
         return nil
       }
-      pending = input
-      emissionScheduled = true
-      guard let lastEmission else { return .some(nil) }
-      let next = lastEmission.advanced(by: interval)
-      return .some(now < next ? next : nil)
+      demand -= 1
+      pendingInput = input
+      guard let next = lastEmission?.advanced(by: interval), now < next else { return .some(nil) }
+      return .some(next)
     }
     switch due {
     case .none:
       break
     case .some(.none):
-      scheduler.schedule(options: nil) { [self] in emit() }
+      scheduler.schedule(options: nil) { [weak self] in self?.emit() }
     case .some(.some(let date)):
       scheduler.schedule(after: date, tolerance: scheduler.minimumTolerance, options: nil) {
-        [self] in
-        emit()
+        [weak self] in
+        self?.emit()
       }
     }
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
+    guard lock.withLock({ isSubscribed }) else { return }
+    _ = scheduler.now  // As Combine does.
     let scheduleNow = lock.withLock { () -> Bool in
-      guard status.isSubscribed else { return false }
-      status = .terminated
-      if emissionScheduled {
-        pendingCompletion = completion
-        return false
-      }
-      outbox.enqueue(.completion(completion))
-      return true
+      guard case .subscribed(let upstream) = phase else { return false }
+      phase = .completing(upstream)
+      pendingCompletion = completion
+      // A value waiting for its emission takes the completion with it.
+      return pendingInput == nil
     }
     guard scheduleNow else { return }
-    scheduler.schedule(options: nil) { [outbox] in
-      _ = outbox.deliverOne()
-    }
+    scheduler.schedule(options: nil) { [weak self] in self?.emit() }
   }
 
-  /// The scheduled emission: sends the pending value (and a completion that waited for it).
+  /// Scheduled work: delivers the waiting value, then the waiting completion.
   private func emit() {
-    let now = scheduler.now
+    let stampsTime = lock.withLock { () -> Bool? in
+      switch phase {
+      case .awaitingSubscription, .ended: return nil
+      case .subscribed, .completing: return pendingInput != nil && pendingCompletion == nil
+      }
+    }
+    guard let stampsTime else { return }
+    let now = stampsTime ? scheduler.now : nil
     let (sendsValue, sendsCompletion) = lock.withLock { () -> (Bool, Bool) in
-      guard emissionScheduled else { return (false, false) }
-      emissionScheduled = false
-      lastEmission = now
+      switch phase {
+      case .awaitingSubscription, .ended: return (false, false)
+      case .subscribed, .completing: break
+      }
+      if let now { lastEmission = now }
       var sendsValue = false
-      if let value = pending, demand > .none {
-        demand -= 1
+      if let value = pendingInput {
         outbox.enqueue(.value(value))
         sendsValue = true
       }
-      pending = nil
+      pendingInput = nil
       guard let completion = pendingCompletion else { return (sendsValue, false) }
       pendingCompletion = nil
+      phase = .ended
       outbox.enqueue(.completion(completion))
       return (sendsValue, true)
     }
@@ -229,8 +256,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   // MARK: Subscription (downstream side)
 
   func request(_ demand: Subscribers.Demand) {
+    guard demand > .none else { return }
     lock.withLock {
-      guard status.isSubscribed else { return }
+      guard isSubscribed else { return }
       self.demand += demand
     }
   }
@@ -238,13 +266,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func cancel() {
     let upstream = lock.withLock { () -> (any Subscription)? in
       defer {
-        status = .terminated
-        pending = nil
+        phase = .ended
+        pendingInput = nil
         pendingCompletion = nil
-        emissionScheduled = false
       }
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
+      switch phase {
+      case .subscribed(let upstream), .completing(let upstream): return upstream
+      case .awaitingSubscription, .ended: return nil
+      }
     }
     outbox.close()
     upstream?.cancel()

@@ -2,8 +2,8 @@ extension Publisher {
   /// Terminates publishing if the upstream publisher exceeds the specified time interval
   /// without producing an element.
   ///
-  /// A timer of `interval` starts when the subscription starts and restarts with every value
-  /// (and with the subscriber's first request, if it comes later). If it fires before the next
+  /// A timer of `interval` starts when the subscription starts and restarts with the
+  /// subscriber's first request and with every value, as in Combine. If it fires before the next
   /// value, the upstream is cancelled and the publisher finishes, or fails with
   /// `customError()` when given. Values and the upstream's completion are delivered from work
   /// scheduled on `scheduler`.
@@ -93,10 +93,19 @@ extension Publishers {
 
 /// The subscription of ``Publishers/Timeout``.
 ///
-/// State (under `lock`): the upstream link, the current timer and its generation (bumped by
-/// every restart, so that a timer that fires after a restart does nothing), and whether the
-/// timer runs yet. Values and the completion go through a ``SerialOutbox`` from work scheduled
-/// at once; a timeout replaces whatever is still waiting with its completion.
+/// It makes Combine's scheduler calls: a timer (`now`, `minimumTolerance`, then a repeating
+/// `schedule(after:interval:tolerance:options:)`, cancelled when replaced) starts when the
+/// upstream's subscription arrives, before the downstream receives its own, and restarts at
+/// the downstream's first request (of any demand) and with each value; each value and the
+/// upstream's completion is delivered from `schedule(options:)`. The demand the downstream
+/// returns from a value is requested from the upstream when that value is delivered.
+///
+/// State (under `lock`): the upstream link (kept until the completion is delivered, so that a
+/// cancel meanwhile still reaches the upstream, as in Combine), the current timer and its
+/// generation (bumped by every restart, so that a timer that fires after a restart does
+/// nothing), whether the upstream completed and whether the downstream requested. Values and
+/// the completion go through a ``SerialOutbox``; a timeout replaces whatever is still waiting
+/// with its completion.
 ///
 /// Not on the ``OperatorDriver``: it delivers from work scheduled on the scheduler, on any
 /// thread, so the subscriber sits in a ``SerialOutbox`` (one deliverer at a time, in order)
@@ -112,11 +121,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   private let lock = Lock()
   private var status = OperatorStatus.awaitingSubscription
+  /// The upstream completed: its completion waits for delivery, and the timer is stopped.
+  private var completed = false
   private var generation: UInt64 = 0
   private var timer: (any Cancellable)?
-  /// Whether `receive(subscription:)` has handed the subscription downstream and started the
-  /// timer; a first request after that restarts the timer.
-  private var started = false
   private var hasRequested = false
   private let outbox: SerialOutbox<Downstream>
   private let interval: Context.SchedulerTimeType.Stride
@@ -137,25 +145,22 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   var description: String { "Timeout" }
 
+  /// Whether upstream events are still taken: subscribed, and the upstream has not completed.
+  private var isLive: Bool { status.isSubscribed && !completed }
+
   // MARK: Subscriber (upstream side)
 
   func receive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingSubscription = status else { return false }
-      status = .subscribed(subscription)
-      return true
-    }
-    guard accepted else {
+    guard lock.withLock({ status.accept(subscription) }) else {
       subscription.cancel()
       return
     }
-    outbox.start(self)
-    lock.withLock { started = true }
     restartTimer()
+    outbox.start(self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ status.isSubscribed }) else { return .none }
+    guard lock.withLock({ isLive }) else { return .none }
     restartTimer()
     guard outbox.enqueue(.value(input)) else { return .none }
     scheduler.schedule(options: options) { [self] in deliver() }
@@ -164,8 +169,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   func receive(completion: Subscribers.Completion<Failure>) {
     let timer = lock.withLock { () -> (any Cancellable)?? in
-      guard status.isSubscribed else { return nil }
-      status = .terminated
+      guard isLive else { return nil }
+      completed = true
       generation &+= 1
       defer { self.timer = nil }
       return .some(self.timer)
@@ -176,21 +181,21 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     scheduler.schedule(options: options) { [self] in deliver() }
   }
 
-  /// Scheduled work: delivers one event and requests the demand the downstream returned.
+  /// Scheduled work: delivers one event, and requests the demand the downstream returns from
+  /// a value.
   private func deliver() {
-    let demand = outbox.deliverOne()
-    guard demand > .none else { return }
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .subscribed(let upstream) = status else { return nil }
-      return upstream
-    }
-    upstream?.request(demand)
+    outbox.deliverOne(reportingEach: { demand in
+      guard demand > .none else { return }
+      lock.withLock { status.upstream }?.request(demand)
+    })
+    // The completion was delivered (the outbox is closed): the upstream is released.
+    if !outbox.isOpen { lock.withLock { status = .terminated } }
   }
 
   /// Cancels the current timer and starts a new one of `interval` from now.
   private func restartTimer() {
     let (current, previous) = lock.withLock { () -> (UInt64?, (any Cancellable)?) in
-      guard status.isSubscribed else { return (nil, nil) }
+      guard isLive else { return (nil, nil) }
       generation &+= 1
       defer { timer = nil }
       return (generation, timer)
@@ -205,7 +210,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       timeOut(current)
     }
     let stale = lock.withLock { () -> Bool in
-      guard status.isSubscribed, generation == current else { return true }
+      guard isLive, generation == current else { return true }
       timer = newTimer
       return false
     }
@@ -215,7 +220,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// The timer of generation `fired` went off.
   private func timeOut(_ fired: UInt64) {
     let (upstream, timer) = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
-      guard fired == generation, case .subscribed(let upstream) = status else {
+      guard fired == generation, !completed, case .subscribed(let upstream) = status else {
         return (nil, nil)
       }
       status = .terminated
@@ -237,9 +242,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func request(_ demand: Subscribers.Demand) {
     let (upstream, restart) = lock.withLock { () -> ((any Subscription)?, Bool) in
       guard case .subscribed(let upstream) = status else { return (nil, false) }
-      let first = !hasRequested && demand > .none
-      if first { hasRequested = true }
-      return (upstream, first && started)
+      defer { hasRequested = true }
+      return (upstream, !hasRequested)
     }
     if restart { restartTimer() }
     upstream?.request(demand)
@@ -252,8 +256,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         generation &+= 1
         self.timer = nil
       }
-      guard case .subscribed(let upstream) = status else { return (nil, self.timer) }
-      return (upstream, self.timer)
+      return (status.upstream, self.timer)
     }
     timer?.cancel()
     outbox.close()

@@ -165,4 +165,24 @@ struct DebounceTests {
     #expect(await recorder.completion(timeout: .seconds(30)) == .finished)
     #expect(recorder.values == [4])
   }
+
+  @Test("the completion is scheduled without the options, as in Combine")
+  func completionWithoutOptions() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.debounce(for: .nanoseconds(13), scheduler: scheduler, options: "o")
+      .record()
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(
+      scheduler.calls == [
+        .now, .minimumTolerance,
+        .scheduleRepeating(
+          13, interval: 13, tolerance: CallRecordingScheduler.tolerance, options: "o"),
+        .schedule(options: nil),
+      ])
+    scheduler.advance(to: 100)
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.receivedCompletion == .finished)
+  }
 }

@@ -119,4 +119,105 @@ struct DelayTests {
     #expect(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds >= 20_000_000)
     #expect(await recorder.completion == .finished)
   }
+
+  @Test("each event reads now once and is scheduled once, with the tolerance and options")
+  func schedulerCalls() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, TestError>()
+    let recorder = upstream.delay(
+      for: .nanoseconds(200), tolerance: .nanoseconds(5), scheduler: scheduler, options: "o"
+    ).record()
+    #expect(scheduler.calls.isEmpty)
+    upstream.send(1)
+    scheduler.advance(to: 100)
+    upstream.send(completion: .finished)
+    #expect(
+      scheduler.calls == [
+        .now, .scheduleAfter(200, tolerance: 5, options: "o"),
+        .now, .scheduleAfter(300, tolerance: 5, options: "o"),
+      ])
+    scheduler.advance(to: 300)
+    #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("nothing is scheduled for what arrives after the completion or before the subscription")
+  func nothingScheduledOutsideTheSubscription() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = LateSubscriptionUpstream<Int, Never>()
+    let recorder = upstream.delay(for: .nanoseconds(10), scheduler: scheduler).record()
+    scheduler.clearCalls()  // The default tolerance was read.
+    #expect(upstream.send(1) == .none)
+    upstream.sendSubscription()
+    upstream.send(completion: .finished)
+    #expect(upstream.send(2) == .none)
+    upstream.send(completion: .finished)
+    #expect(scheduler.calls == [.now, .scheduleAfter(10, tolerance: 7, options: nil)])
+    scheduler.advance(to: 10)
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("the demand returned from each value is requested from the upstream, value by value")
+  func demandPerValue() {
+    let upstream = ScriptedUpstream<Int, Never>()
+    var received: [Int] = []
+    // On the immediate scheduler each delivery runs at once; a send from inside one is
+    // delivered by the same loop, and its demand is still requested on its own.
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { $0.request(.max(1)) },
+      receiveValue: { value in
+        received.append(value)
+        if value < 2 { upstream.send(value + 1) }
+        return .max(1)
+      })
+    upstream.delay(for: .zero, scheduler: ImmediateScheduler.shared).subscribe(subscriber)
+    upstream.send(0)
+    #expect(received == [0, 1, 2])
+    #expect(upstream.requests == [.max(1), .max(1), .max(1), .max(1)])
+  }
+
+  @Test("a value delivered after the upstream completed still requests its demand")
+  func demandAfterUpstreamCompletion() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.delay(for: .nanoseconds(10), scheduler: scheduler)
+      .record(initialDemand: .max(1), demandAfterEachValue: .max(3))
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    scheduler.advance(to: 10)
+    #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion == .finished)
+    #expect(upstream.requests == [.max(1), .max(3)])
+  }
+
+  @Test("stress: on a concurrent queue, values arrive one at a time, in order")
+  func stressConcurrentQueue() async {
+    let checker = SerialDeliveryChecker()
+    let subject = PassthroughSubject<Int, Never>()
+    let done = Flag()
+    let cancellable = subject.delay(for: .microseconds(1), scheduler: DispatchQueue.global())
+      .sink { value in
+        checker.receive(value)
+        if value == 1999 { done.raise() }
+      }
+    for value in 0..<2000 { subject.send(value) }
+    #expect(await done.wait())
+    #expect(checker.overlaps == 0)
+    #expect(checker.values == Array(0..<2000))
+    cancellable.cancel()
+  }
+
+  @Test("stress: demand returned from deliveries on other threads brings every value, in order")
+  func stressDemandFromDeliveries() async {
+    for _ in 0..<20 {
+      // Each delivery's demand makes the sequence send the next value from the delivering
+      // thread, while other threads of the queue may be delivering.
+      let recorder = (0..<200).publisher
+        .delay(for: .zero, scheduler: DispatchQueue.global())
+        .record(initialDemand: .max(1), demandAfterEachValue: .max(1))
+      #expect(await recorder.completion == .finished)
+      #expect(recorder.values == Array(0..<200))
+    }
+  }
 }

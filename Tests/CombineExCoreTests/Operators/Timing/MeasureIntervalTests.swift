@@ -72,4 +72,50 @@ struct MeasureIntervalTests {
     let recorder = measured.record()
     #expect(recorder.values == [ImmediateScheduler.SchedulerTimeType.Stride(0)])
   }
+
+  @Test("the demand returned from a value is requested from the upstream, as in Combine")
+  func returnedDemandIsRequested() {
+    let upstream = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.measureInterval(using: DispatchQueue.test)
+      .record(initialDemand: .max(1), demandAfterEachValue: .max(2))
+    #expect(upstream.send(1) == .none)
+    #expect(recorder.values == [.zero])
+    #expect(upstream.requests == [.max(1), .max(2)])
+  }
+
+  @Test("the subscriber receives the operator's own subscription")
+  func ownSubscription() {
+    let upstream = ScriptedUpstream<Int, Never>()
+    var received: (any Subscription)?
+    let cancellable = upstream.measureInterval(using: DispatchQueue.test)
+      .handleEvents(receiveSubscription: { received = $0 })
+      .sink { _ in }
+    #expect(received.map { "\($0)" } == "MeasureInterval")
+    cancellable.cancel()
+  }
+
+  @Test("nothing is delivered after cancel, even from a careless upstream")
+  func nothingAfterCancel() {
+    let upstream = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.measureInterval(using: DispatchQueue.test).record()
+    recorder.cancel()
+    #expect(upstream.send(1) == .none)
+    upstream.send(completion: .finished)
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.receivedCompletion == nil)
+    #expect(upstream.cancels == 1)
+  }
+
+  @Test("the scheduler's now is read once at the subscription and once per value")
+  func readsNowOncePerEvent() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.measureInterval(using: scheduler).record()
+    #expect(scheduler.calls == [.now])
+    scheduler.advance(to: 5)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(scheduler.calls == [.now, .now, .now])
+    #expect(recorder.values == [.nanoseconds(5), .zero])
+  }
 }

@@ -202,4 +202,49 @@ struct ThrottleTests {
     subject.send(1)
     #expect(await recorder.values(count: 1) == [1])
   }
+
+  @Test("makes Combine's scheduler calls: now at creation, subscription, each event, emission")
+  func schedulerCalls() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.throttle(for: .nanoseconds(100), scheduler: scheduler, latest: true)
+      .record()
+    #expect(scheduler.calls == [.now, .now])
+    upstream.send(1)
+    upstream.send(2)
+    #expect(scheduler.calls == [.now, .now, .now, .schedule(options: nil), .now])
+    scheduler.advance(to: 0)
+    #expect(recorder.values == [2])
+    scheduler.clearCalls()
+    upstream.send(3)
+    // Due 100 after the emission: scheduled with the minimum tolerance, without options.
+    #expect(
+      scheduler.calls == [
+        .now, .minimumTolerance,
+        .scheduleAfter(100, tolerance: CallRecordingScheduler.tolerance, options: nil),
+      ])
+    upstream.send(completion: .finished)
+    scheduler.clearCalls()
+    scheduler.advance(to: 100)
+    // An emission that carries the completion does not read the time.
+    #expect(scheduler.calls.isEmpty)
+    #expect(recorder.values == [2, 3])
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("a value takes its unit of demand when it is scheduled: later ones cannot replace it")
+  func demandTakenWhenScheduled() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.throttle(for: .nanoseconds(100), scheduler: scheduler, latest: true)
+      .record(initialDemand: .max(1))
+    upstream.send(1)
+    upstream.send(2)  // The demand went to 1: dropped, although `latest` is true.
+    scheduler.advance(to: 0)
+    #expect(recorder.values == [1])
+    recorder.request(.max(1))
+    upstream.send(3)
+    scheduler.advance(to: 100)
+    #expect(recorder.values == [1, 3])
+  }
 }

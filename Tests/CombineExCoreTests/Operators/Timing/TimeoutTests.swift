@@ -152,4 +152,54 @@ struct TimeoutTests {
       .timeout(.milliseconds(10), scheduler: queue, customError: { TestError(1) }).record()
     #expect(await recorder.completion == .failure(TestError(1)))
   }
+
+  @Test("makes Combine's scheduler calls: a timer at the subscription and the first request")
+  func schedulerCalls() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, Never>()
+    let timer = CallRecordingScheduler.Call.scheduleRepeating(
+      13, interval: 13, tolerance: CallRecordingScheduler.tolerance, options: "o")
+    let recorder = upstream.timeout(.nanoseconds(13), scheduler: scheduler, options: "o")
+      .record(initialDemand: .max(2), demandAfterEachValue: .max(1))
+    #expect(scheduler.calls == [.now, .minimumTolerance, timer, .now, .minimumTolerance, timer])
+    scheduler.clearCalls()
+    scheduler.advance(to: 10)
+    upstream.send(1)
+    #expect(
+      scheduler.calls == [
+        .now, .minimumTolerance,
+        .scheduleRepeating(
+          23, interval: 13, tolerance: CallRecordingScheduler.tolerance, options: "o"),
+        .schedule(options: "o"),
+      ])
+    scheduler.advance(to: 11)
+    #expect(recorder.values == [1])
+    #expect(upstream.requests == [.max(2), .max(1)])
+    scheduler.advance(to: 100)
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("a first request of zero restarts the timer too, and reaches the upstream")
+  func firstRequestOfZero() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.timeout(.nanoseconds(13), scheduler: scheduler)
+      .record(initialDemand: .none)
+    scheduler.clearCalls()
+    recorder.request(.none)
+    #expect(scheduler.calls.count == 3)
+    #expect(upstream.requests == [.none])
+  }
+
+  @Test("a cancel while the upstream's completion waits for delivery reaches the upstream")
+  func cancelWhileCompletionWaits() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.timeout(.nanoseconds(13), scheduler: scheduler).record()
+    upstream.send(completion: .finished)
+    recorder.cancel()
+    scheduler.advance(to: 100)
+    #expect(upstream.cancels == 1)
+    #expect(recorder.receivedCompletion == nil)
+  }
 }
