@@ -151,19 +151,24 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
       case .completion(let completion):
         step.0.receive(completion: completion)
       }
-      let (following, detached) = lock.withLock { () -> ((Downstream, Event)?, Bool) in
-        let following = takeNextLocked()
-        guard following == nil, detachPending else { return (following, false) }
-        detachPending = false
-        return (nil, true)
-      }
-      guard let following else {
-        // Closed while this thread delivered: it reports, now that the delivery returned.
-        if detached { reportDetach(to: step.0) }
-        return demand
-      }
+      guard let following = takeNextAfterDelivery(to: step.0) else { return demand }
       step = following
     }
+  }
+
+  /// What the delivering thread does after a delivery to `downstream` returned: takes the next
+  /// event, or (`nil`) ends its turn; a close that came meanwhile is reported to the subscriber
+  /// here, now that the delivery returned.
+  @inlinable
+  func takeNextAfterDelivery(to downstream: Downstream) -> (Downstream, Event)? {
+    let (following, detached) = lock.withLock { () -> ((Downstream, Event)?, Bool) in
+      let following = takeNextLocked()
+      guard following == nil, detachPending else { return (following, false) }
+      detachPending = false
+      return (nil, true)
+    }
+    if detached { reportDetach(to: downstream) }
+    return following
   }
 
   /// Enqueues `event` and delivers the oldest waiting event (which is `event` when nothing

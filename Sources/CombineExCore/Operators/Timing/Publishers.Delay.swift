@@ -219,7 +219,7 @@ extension SerialOutbox {
       case .completion(let completion):
         step.0.receive(completion: completion)
       }
-      guard let following = next() else { return }
+      guard let following = takeNextAfterDelivery(to: step.0) else { return }
       step = following
     }
   }
