@@ -10,6 +10,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `CombineLatest` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func combineLatest<A, B, C, D>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -24,6 +25,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `CombineLatest` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func combineLatest<A, B, C, D, E>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -39,6 +41,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `CombineLatest` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func combineLatest<A, B, C, D, E, F>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -55,6 +58,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `CombineLatest` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func combineLatest<A, B, C, D, E, F, G>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -72,6 +76,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `CombineLatest` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func combineLatest<A, B, C, D, E, F, G, H>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -90,6 +95,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `CombineLatest` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func combineLatest<A, B, C, D, E, F, G, H, I>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -109,6 +115,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `Zip` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func zip<A, B, C, D>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -123,6 +130,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `Zip` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func zip<A, B, C, D, E>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -138,6 +146,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `Zip` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func zip<A, B, C, D, E, F>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -154,6 +163,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `Zip` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func zip<A, B, C, D, E, F, G>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -171,6 +181,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `Zip` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func zip<A, B, C, D, E, F, G, H>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -189,6 +200,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `Zip` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func zip<A, B, C, D, E, F, G, H, I>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -208,6 +220,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>
@@ -220,6 +233,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -233,6 +247,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -247,6 +262,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D, E>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -262,6 +278,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D, E, F>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -278,6 +295,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D, E, F, G>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -295,6 +313,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D, E, F, G, H>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -313,6 +332,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D, E, F, G, H, I>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -332,6 +352,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D, E, F, G, H, I, J>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -358,6 +379,7 @@ extension Publisher {
   ///
   /// Called on a publisher type whose `Output` and `Failure` are the elements'. With an empty
   /// array it finishes at once. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func zip(
     array: [some Publisher<Output, Failure>]
   ) -> Publishers.Aggregate<[Output], Failure> {
@@ -377,6 +399,7 @@ extension Publisher {
   ///
   /// Called on a publisher type whose `Output` and `Failure` are the elements'. With an empty
   /// array it finishes at once. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest(
     array: [some Publisher<Output, Failure>]
   ) -> Publishers.Aggregate<[Output], Failure> {

@@ -54,9 +54,15 @@ extension Publishers {
       case zip
     }
 
-    private let strategy: Strategy
-    private let componentBuilder: (any AggregatePublisherAggregator<Failure>) -> Void
-    private let aggregationBlock: ([Any]) -> Output
+    // Internal and inlinable, with the machinery under them: the subscriber's module
+    // specializes the per-value path (combining storage, output subscriber, aggregation block)
+    // for its types instead of running it generic, with a metadata lookup per type per value.
+    @usableFromInline
+    let strategy: Strategy
+    @usableFromInline
+    let componentBuilder: (any AggregatePublisherAggregator<Failure>) -> Void
+    @usableFromInline
+    let aggregationBlock: ([Any]) -> Output
 
     /// Creates a publisher that combines the publishers `componentBuilder` adds, with
     /// `strategy`, making each output with `aggregationBlock` from one value per input (in the
@@ -70,6 +76,7 @@ extension Publishers {
     /// let cancellable = sum.sink { print($0) }
     /// // Prints: 11, 22
     /// ```
+    @inlinable
     public init(
       strategy: Strategy,
       componentBuilder: @escaping (any AggregatePublisherAggregator<Failure>) -> Void,
@@ -81,6 +88,7 @@ extension Publishers {
     }
 
     /// Adds the inputs, hands the subscriber its subscription, then subscribes the inputs.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       switch strategy {
@@ -91,7 +99,8 @@ extension Publishers {
       }
     }
 
-    private func attach<Values: AggregateValues, S: Subscriber>(
+    @inlinable
+    func attach<Values: AggregateValues, S: Subscriber>(
       _ subscriber: S, combining: Values.Type
     ) where S.Input == Output, S.Failure == Failure {
       typealias Downstream = AggregateOutputSubscriber<S>
@@ -119,6 +128,7 @@ extension Publishers.Aggregate {
   ///
   /// The publishers are taken as existentials, `any Publisher<Value, Failure>`, because a
   /// parameter pack cannot (yet) require every element's `Failure` to be the same type.
+  @inlinable
   init<each Value>(strategy: Strategy, _ publishers: repeat any Publisher<each Value, Failure>)
   where Output == (repeat each Value) {
     self.init(strategy: strategy) { aggregator in
@@ -138,6 +148,7 @@ extension Publishers.Aggregate {
 extension Publishers.Aggregate {
   /// An aggregate of the publishers of `publishers`, whose output is the array of their values,
   /// in order: what the array forms build.
+  @inlinable
   init<Input: Publisher>(strategy: Strategy, _ publishers: [Input])
   where Output == [Input.Output], Input.Failure == Failure {
     self.init(strategy: strategy) { aggregator in
