@@ -17,7 +17,9 @@ extension Publisher {
     _ p3: some Publisher<C, Failure>,
     _ p4: some Publisher<D, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4))
   }
 
   /// Combines this publisher with 5 others: publishes a tuple of the latest value of each
@@ -33,7 +35,9 @@ extension Publisher {
     _ p4: some Publisher<D, Failure>,
     _ p5: some Publisher<E, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5))
   }
 
   /// Combines this publisher with 6 others: publishes a tuple of the latest value of each
@@ -50,7 +54,9 @@ extension Publisher {
     _ p5: some Publisher<E, Failure>,
     _ p6: some Publisher<F, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5, p6)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
   }
 
   /// Combines this publisher with 7 others: publishes a tuple of the latest value of each
@@ -68,7 +74,10 @@ extension Publisher {
     _ p6: some Publisher<F, Failure>,
     _ p7: some Publisher<G, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5, p6, p7)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+      AggregateInput(p7))
   }
 
   /// Combines this publisher with 8 others: publishes a tuple of the latest value of each
@@ -87,7 +96,10 @@ extension Publisher {
     _ p7: some Publisher<G, Failure>,
     _ p8: some Publisher<H, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5, p6, p7, p8)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+      AggregateInput(p7), AggregateInput(p8))
   }
 
   /// Combines this publisher with 9 others: publishes a tuple of the latest value of each
@@ -107,7 +119,10 @@ extension Publisher {
     _ p8: some Publisher<H, Failure>,
     _ p9: some Publisher<I, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H, I), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+      AggregateInput(p7), AggregateInput(p8), AggregateInput(p9))
   }
 
   /// Zips this publisher with 4 others: publishes a tuple of the i-th value of each once
@@ -122,7 +137,9 @@ extension Publisher {
     _ p3: some Publisher<C, Failure>,
     _ p4: some Publisher<D, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D), Failure> {
-    Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4)
+    Publishers.Aggregate(
+      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4))
   }
 
   /// Zips this publisher with 5 others: publishes a tuple of the i-th value of each once
@@ -138,7 +155,9 @@ extension Publisher {
     _ p4: some Publisher<D, Failure>,
     _ p5: some Publisher<E, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E), Failure> {
-    Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5)
+    Publishers.Aggregate(
+      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5))
   }
 
   /// Zips this publisher with 6 others: publishes a tuple of the i-th value of each once
@@ -155,7 +174,9 @@ extension Publisher {
     _ p5: some Publisher<E, Failure>,
     _ p6: some Publisher<F, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F), Failure> {
-    Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5, p6)
+    Publishers.Aggregate(
+      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
   }
 
   /// Zips this publisher with 7 others: publishes a tuple of the i-th value of each once
@@ -173,7 +194,10 @@ extension Publisher {
     _ p6: some Publisher<F, Failure>,
     _ p7: some Publisher<G, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G), Failure> {
-    Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5, p6, p7)
+    Publishers.Aggregate(
+      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+      AggregateInput(p7))
   }
 
   /// Zips this publisher with 8 others: publishes a tuple of the i-th value of each once
@@ -192,7 +216,10 @@ extension Publisher {
     _ p7: some Publisher<G, Failure>,
     _ p8: some Publisher<H, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H), Failure> {
-    Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5, p6, p7, p8)
+    Publishers.Aggregate(
+      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+      AggregateInput(p7), AggregateInput(p8))
   }
 
   /// Zips this publisher with 9 others: publishes a tuple of the i-th value of each once
@@ -212,7 +239,10 @@ extension Publisher {
     _ p8: some Publisher<H, Failure>,
     _ p9: some Publisher<I, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H, I), Failure> {
-    Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+    Publishers.Aggregate(
+      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+      AggregateInput(p7), AggregateInput(p8), AggregateInput(p9))
   }
 
   /// Combines 2 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -225,7 +255,7 @@ extension Publisher {
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>
   ) -> Publishers.Aggregate<(A, B), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2)
+    Publishers.Aggregate(strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2))
   }
 
   /// Combines 3 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -239,7 +269,8 @@ extension Publisher {
     _ p2: some Publisher<B, Failure>,
     _ p3: some Publisher<C, Failure>
   ) -> Publishers.Aggregate<(A, B, C), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3))
   }
 
   /// Combines 4 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -254,7 +285,9 @@ extension Publisher {
     _ p3: some Publisher<C, Failure>,
     _ p4: some Publisher<D, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4))
   }
 
   /// Combines 5 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -270,7 +303,9 @@ extension Publisher {
     _ p4: some Publisher<D, Failure>,
     _ p5: some Publisher<E, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4), AggregateInput(p5))
   }
 
   /// Combines 6 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -287,7 +322,9 @@ extension Publisher {
     _ p5: some Publisher<E, Failure>,
     _ p6: some Publisher<F, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
   }
 
   /// Combines 7 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -305,7 +342,9 @@ extension Publisher {
     _ p6: some Publisher<F, Failure>,
     _ p7: some Publisher<G, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F, G), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6, p7)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7))
   }
 
   /// Combines 8 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -324,7 +363,10 @@ extension Publisher {
     _ p7: some Publisher<G, Failure>,
     _ p8: some Publisher<H, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F, G, H), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6, p7, p8)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
+      AggregateInput(p8))
   }
 
   /// Combines 9 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -344,7 +386,10 @@ extension Publisher {
     _ p8: some Publisher<H, Failure>,
     _ p9: some Publisher<I, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F, G, H, I), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
+      AggregateInput(p8), AggregateInput(p9))
   }
 
   /// Combines 10 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -365,7 +410,10 @@ extension Publisher {
     _ p9: some Publisher<I, Failure>,
     _ p10: some Publisher<J, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F, G, H, I, J), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
+      AggregateInput(p8), AggregateInput(p9), AggregateInput(p10))
   }
 
   /// Zips the publishers of `array`: publishes an array of their i-th values once every one of
