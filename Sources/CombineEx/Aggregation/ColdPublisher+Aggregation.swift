@@ -22,7 +22,9 @@ extension ColdPublisher {
     _ p4: some ColdPublisher<D, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+        AggregateInput(p3), AggregateInput(p4))
     }
   }
 
@@ -42,7 +44,9 @@ extension ColdPublisher {
     _ p5: some ColdPublisher<E, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5))
     }
   }
 
@@ -63,7 +67,9 @@ extension ColdPublisher {
     _ p6: some ColdPublisher<F, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5, p6)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
     }
   }
 
@@ -85,7 +91,10 @@ extension ColdPublisher {
     _ p7: some ColdPublisher<G, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F, G), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5, p6, p7)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+        AggregateInput(p7))
     }
   }
 
@@ -108,7 +117,10 @@ extension ColdPublisher {
     _ p8: some ColdPublisher<H, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5, p6, p7, p8)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+        AggregateInput(p7), AggregateInput(p8))
     }
   }
 
@@ -132,7 +144,10 @@ extension ColdPublisher {
     _ p9: some ColdPublisher<I, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H, I), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+        AggregateInput(p7), AggregateInput(p8), AggregateInput(p9))
     }
   }
 
@@ -151,7 +166,9 @@ extension ColdPublisher {
     _ p4: some ColdPublisher<D, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4)
+      Publishers.Aggregate(
+        strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+        AggregateInput(p3), AggregateInput(p4))
     }
   }
 
@@ -171,7 +188,9 @@ extension ColdPublisher {
     _ p5: some ColdPublisher<E, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5)
+      Publishers.Aggregate(
+        strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5))
     }
   }
 
@@ -192,7 +211,9 @@ extension ColdPublisher {
     _ p6: some ColdPublisher<F, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5, p6)
+      Publishers.Aggregate(
+        strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
     }
   }
 
@@ -214,7 +235,10 @@ extension ColdPublisher {
     _ p7: some ColdPublisher<G, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F, G), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5, p6, p7)
+      Publishers.Aggregate(
+        strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+        AggregateInput(p7))
     }
   }
 
@@ -237,7 +261,10 @@ extension ColdPublisher {
     _ p8: some ColdPublisher<H, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5, p6, p7, p8)
+      Publishers.Aggregate(
+        strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+        AggregateInput(p7), AggregateInput(p8))
     }
   }
 
@@ -261,7 +288,10 @@ extension ColdPublisher {
     _ p9: some ColdPublisher<I, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H, I), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+      Publishers.Aggregate(
+        strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+        AggregateInput(p7), AggregateInput(p8), AggregateInput(p9))
     }
   }
 
@@ -274,7 +304,7 @@ extension ColdPublisher {
     _ p2: some ColdPublisher<B, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, p1, p2)
+      Publishers.Aggregate(strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2))
     }
   }
 
@@ -288,7 +318,8 @@ extension ColdPublisher {
     _ p3: some ColdPublisher<C, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3))
     }
   }
 
@@ -303,7 +334,9 @@ extension ColdPublisher {
     _ p4: some ColdPublisher<D, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+        AggregateInput(p4))
     }
   }
 
@@ -319,7 +352,9 @@ extension ColdPublisher {
     _ p5: some ColdPublisher<E, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D, E), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+        AggregateInput(p4), AggregateInput(p5))
     }
   }
 
@@ -336,7 +371,9 @@ extension ColdPublisher {
     _ p6: some ColdPublisher<F, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D, E, F), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+        AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
     }
   }
 
@@ -354,7 +391,9 @@ extension ColdPublisher {
     _ p7: some ColdPublisher<G, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D, E, F, G), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6, p7)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+        AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7))
     }
   }
 
@@ -373,7 +412,10 @@ extension ColdPublisher {
     _ p8: some ColdPublisher<H, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D, E, F, G, H), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6, p7, p8)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+        AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
+        AggregateInput(p8))
     }
   }
 
@@ -393,7 +435,10 @@ extension ColdPublisher {
     _ p9: some ColdPublisher<I, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D, E, F, G, H, I), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+        AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
+        AggregateInput(p8), AggregateInput(p9))
     }
   }
 
@@ -414,7 +459,10 @@ extension ColdPublisher {
     _ p10: some ColdPublisher<J, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D, E, F, G, H, I, J), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10)
+      Publishers.Aggregate(
+        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+        AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
+        AggregateInput(p8), AggregateInput(p9), AggregateInput(p10))
     }
   }
 

@@ -10,13 +10,16 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `CombineLatest` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func combineLatest<A, B, C, D>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
     _ p3: some Publisher<C, Failure>,
     _ p4: some Publisher<D, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4))
   }
 
   /// Combines this publisher with 5 others: publishes a tuple of the latest value of each
@@ -24,6 +27,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `CombineLatest` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func combineLatest<A, B, C, D, E>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -31,7 +35,9 @@ extension Publisher {
     _ p4: some Publisher<D, Failure>,
     _ p5: some Publisher<E, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5))
   }
 
   /// Combines this publisher with 6 others: publishes a tuple of the latest value of each
@@ -39,6 +45,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `CombineLatest` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func combineLatest<A, B, C, D, E, F>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -47,7 +54,9 @@ extension Publisher {
     _ p5: some Publisher<E, Failure>,
     _ p6: some Publisher<F, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5, p6)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
   }
 
   /// Combines this publisher with 7 others: publishes a tuple of the latest value of each
@@ -55,6 +64,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `CombineLatest` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func combineLatest<A, B, C, D, E, F, G>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -64,7 +74,10 @@ extension Publisher {
     _ p6: some Publisher<F, Failure>,
     _ p7: some Publisher<G, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5, p6, p7)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+      AggregateInput(p7))
   }
 
   /// Combines this publisher with 8 others: publishes a tuple of the latest value of each
@@ -72,6 +85,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `CombineLatest` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func combineLatest<A, B, C, D, E, F, G, H>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -82,7 +96,10 @@ extension Publisher {
     _ p7: some Publisher<G, Failure>,
     _ p8: some Publisher<H, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5, p6, p7, p8)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+      AggregateInput(p7), AggregateInput(p8))
   }
 
   /// Combines this publisher with 9 others: publishes a tuple of the latest value of each
@@ -90,6 +107,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `CombineLatest` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func combineLatest<A, B, C, D, E, F, G, H, I>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -101,7 +119,10 @@ extension Publisher {
     _ p8: some Publisher<H, Failure>,
     _ p9: some Publisher<I, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H, I), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, self, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+      AggregateInput(p7), AggregateInput(p8), AggregateInput(p9))
   }
 
   /// Zips this publisher with 4 others: publishes a tuple of the i-th value of each once
@@ -109,13 +130,16 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `Zip` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func zip<A, B, C, D>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
     _ p3: some Publisher<C, Failure>,
     _ p4: some Publisher<D, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D), Failure> {
-    Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4)
+    Publishers.Aggregate(
+      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4))
   }
 
   /// Zips this publisher with 5 others: publishes a tuple of the i-th value of each once
@@ -123,6 +147,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `Zip` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func zip<A, B, C, D, E>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -130,7 +155,9 @@ extension Publisher {
     _ p4: some Publisher<D, Failure>,
     _ p5: some Publisher<E, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E), Failure> {
-    Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5)
+    Publishers.Aggregate(
+      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5))
   }
 
   /// Zips this publisher with 6 others: publishes a tuple of the i-th value of each once
@@ -138,6 +165,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `Zip` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func zip<A, B, C, D, E, F>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -146,7 +174,9 @@ extension Publisher {
     _ p5: some Publisher<E, Failure>,
     _ p6: some Publisher<F, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F), Failure> {
-    Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5, p6)
+    Publishers.Aggregate(
+      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
   }
 
   /// Zips this publisher with 7 others: publishes a tuple of the i-th value of each once
@@ -154,6 +184,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `Zip` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func zip<A, B, C, D, E, F, G>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -163,7 +194,10 @@ extension Publisher {
     _ p6: some Publisher<F, Failure>,
     _ p7: some Publisher<G, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G), Failure> {
-    Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5, p6, p7)
+    Publishers.Aggregate(
+      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+      AggregateInput(p7))
   }
 
   /// Zips this publisher with 8 others: publishes a tuple of the i-th value of each once
@@ -171,6 +205,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `Zip` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func zip<A, B, C, D, E, F, G, H>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -181,7 +216,10 @@ extension Publisher {
     _ p7: some Publisher<G, Failure>,
     _ p8: some Publisher<H, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H), Failure> {
-    Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5, p6, p7, p8)
+    Publishers.Aggregate(
+      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+      AggregateInput(p7), AggregateInput(p8))
   }
 
   /// Zips this publisher with 9 others: publishes a tuple of the i-th value of each once
@@ -189,6 +227,7 @@ extension Publisher {
   ///
   /// Returns a ``Publishers/Aggregate`` (Combine's own `Zip` types cover one to three
   /// others); see it for demand, completion, cancellation and threading.
+  @inlinable
   public func zip<A, B, C, D, E, F, G, H, I>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -200,7 +239,10 @@ extension Publisher {
     _ p8: some Publisher<H, Failure>,
     _ p9: some Publisher<I, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H, I), Failure> {
-    Publishers.Aggregate(strategy: .zip, self, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+    Publishers.Aggregate(
+      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
+      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
+      AggregateInput(p7), AggregateInput(p8), AggregateInput(p9))
   }
 
   /// Combines 2 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -208,11 +250,12 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>
   ) -> Publishers.Aggregate<(A, B), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2)
+    Publishers.Aggregate(strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2))
   }
 
   /// Combines 3 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -220,12 +263,14 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
     _ p3: some Publisher<C, Failure>
   ) -> Publishers.Aggregate<(A, B, C), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3))
   }
 
   /// Combines 4 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -233,13 +278,16 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
     _ p3: some Publisher<C, Failure>,
     _ p4: some Publisher<D, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4))
   }
 
   /// Combines 5 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -247,6 +295,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D, E>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -254,7 +303,9 @@ extension Publisher {
     _ p4: some Publisher<D, Failure>,
     _ p5: some Publisher<E, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4), AggregateInput(p5))
   }
 
   /// Combines 6 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -262,6 +313,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D, E, F>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -270,7 +322,9 @@ extension Publisher {
     _ p5: some Publisher<E, Failure>,
     _ p6: some Publisher<F, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
   }
 
   /// Combines 7 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -278,6 +332,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D, E, F, G>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -287,7 +342,9 @@ extension Publisher {
     _ p6: some Publisher<F, Failure>,
     _ p7: some Publisher<G, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F, G), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6, p7)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7))
   }
 
   /// Combines 8 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -295,6 +352,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D, E, F, G, H>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -305,7 +363,10 @@ extension Publisher {
     _ p7: some Publisher<G, Failure>,
     _ p8: some Publisher<H, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F, G, H), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6, p7, p8)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
+      AggregateInput(p8))
   }
 
   /// Combines 9 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -313,6 +374,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D, E, F, G, H, I>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -324,7 +386,10 @@ extension Publisher {
     _ p8: some Publisher<H, Failure>,
     _ p9: some Publisher<I, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F, G, H, I), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
+      AggregateInput(p8), AggregateInput(p9))
   }
 
   /// Combines 10 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -332,6 +397,7 @@ extension Publisher {
   ///
   /// Called on a publisher type, whose `Output` is not used:
   /// `AnyPublisher<Int, MyError>.combineLatest(a, b)`. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest<A, B, C, D, E, F, G, H, I, J>(
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>,
@@ -344,7 +410,10 @@ extension Publisher {
     _ p9: some Publisher<I, Failure>,
     _ p10: some Publisher<J, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F, G, H, I, J), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10)
+    Publishers.Aggregate(
+      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
+      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
+      AggregateInput(p8), AggregateInput(p9), AggregateInput(p10))
   }
 
   /// Zips the publishers of `array`: publishes an array of their i-th values once every one of
@@ -358,6 +427,7 @@ extension Publisher {
   ///
   /// Called on a publisher type whose `Output` and `Failure` are the elements'. With an empty
   /// array it finishes at once. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func zip(
     array: [some Publisher<Output, Failure>]
   ) -> Publishers.Aggregate<[Output], Failure> {
@@ -377,6 +447,7 @@ extension Publisher {
   ///
   /// Called on a publisher type whose `Output` and `Failure` are the elements'. With an empty
   /// array it finishes at once. Returns a ``Publishers/Aggregate``.
+  @inlinable
   public static func combineLatest(
     array: [some Publisher<Output, Failure>]
   ) -> Publishers.Aggregate<[Output], Failure> {

@@ -54,9 +54,19 @@ extension Publishers {
       case zip
     }
 
-    private let strategy: Strategy
-    private let componentBuilder: (any AggregatePublisherAggregator<Failure>) -> Void
-    private let aggregationBlock: ([Any]) -> Output
+    // Internal and inlinable, with the machinery under them: the subscriber's module
+    // specializes the per-value path (combining storage, output subscriber, aggregation block)
+    // for its types instead of running it generic, with a metadata lookup per type per value.
+    @usableFromInline
+    let strategy: Strategy
+    @usableFromInline
+    let componentBuilder: (any AggregatePublisherAggregator<Failure>) -> Void
+    @usableFromInline
+    let aggregationBlock: ([Any]) -> Output
+    /// The inputs, when the publishers were known where the aggregate was made (the
+    /// fixed-arity and array forms); `componentBuilder` is not used then.
+    @usableFromInline
+    let inputs: [AggregateInput<Void, Failure>]?
 
     /// Creates a publisher that combines the publishers `componentBuilder` adds, with
     /// `strategy`, making each output with `aggregationBlock` from one value per input (in the
@@ -70,6 +80,7 @@ extension Publishers {
     /// let cancellable = sum.sink { print($0) }
     /// // Prints: 11, 22
     /// ```
+    @inlinable
     public init(
       strategy: Strategy,
       componentBuilder: @escaping (any AggregatePublisherAggregator<Failure>) -> Void,
@@ -78,11 +89,29 @@ extension Publishers {
       self.strategy = strategy
       self.componentBuilder = componentBuilder
       self.aggregationBlock = aggregationBlock
+      inputs = nil
+    }
+
+    /// An aggregate of `inputs`, made by code that knew their publishers.
+    @inlinable
+    init(
+      strategy: Strategy, inputs: [AggregateInput<Void, Failure>],
+      aggregationBlock: @escaping ([Any]) -> Output
+    ) {
+      self.strategy = strategy
+      componentBuilder = { _ in }
+      self.aggregationBlock = aggregationBlock
+      self.inputs = inputs
     }
 
     /// Adds the inputs, hands the subscriber its subscription, then subscribes the inputs.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
+      if let inputs {
+        attach(subscriber, to: inputs)
+        return
+      }
       switch strategy {
       case .combineLatest:
         attach(subscriber, combining: AggregateLatestValues.self)
@@ -91,7 +120,8 @@ extension Publishers {
       }
     }
 
-    private func attach<Values: AggregateValues, S: Subscriber>(
+    @inlinable
+    func attach<Values: AggregateValues, S: Subscriber>(
       _ subscriber: S, combining: Values.Type
     ) where S.Input == Output, S.Failure == Failure {
       typealias Downstream = AggregateOutputSubscriber<S>
@@ -114,16 +144,45 @@ extension Publishers {
 }
 
 extension Publishers.Aggregate {
+  /// Hands the subscriber its subscription, then subscribes `inputs` in order, through a
+  /// storage whose types do not depend on the subscriber's.
+  @inlinable
+  func attach<S: Subscriber>(_ subscriber: S, to inputs: [AggregateInput<Void, Failure>])
+  where S.Input == Output, S.Failure == Failure {
+    guard !inputs.isEmpty else {
+      Empty<Output, Failure>().receive(subscriber: subscriber)
+      return
+    }
+    let sink = AggregateSink(subscriber, aggregationBlock: aggregationBlock)
+    switch strategy {
+    case .combineLatest:
+      let storage = CombiningStorage(
+        downstream: sink, name: "Aggregate", values: AggregateLatestValues(inputCount: inputs.count)
+      )
+      storage.start()
+      for (index, input) in inputs.enumerated() { input.subscribeLatest(storage, index) }
+    case .zip:
+      let storage = CombiningStorage(
+        downstream: sink, name: "Aggregate", values: AggregateZipQueues(inputCount: inputs.count))
+      storage.start()
+      for (index, input) in inputs.enumerated() { input.subscribeZip(storage, index) }
+    }
+  }
+}
+
+extension Publishers.Aggregate {
   /// An aggregate of `publishers`, whose output is the tuple of their values: what the
   /// fixed-arity `combineLatest` and `zip` forms build.
   ///
-  /// The publishers are taken as existentials, `any Publisher<Value, Failure>`, because a
-  /// parameter pack cannot (yet) require every element's `Failure` to be the same type.
-  init<each Value>(strategy: Strategy, _ publishers: repeat any Publisher<each Value, Failure>)
+  /// The publishers come as ``AggregateInput``s, each made where its publisher's type is known,
+  /// because a parameter pack cannot (yet) require every element's `Failure` to be the same
+  /// type.
+  @inlinable
+  init<each Value>(strategy: Strategy, _ publishers: repeat AggregateInput<each Value, Failure>)
   where Output == (repeat each Value) {
-    self.init(strategy: strategy) { aggregator in
-      repeat aggregator.add(each publishers)
-    } aggregationBlock: { values in
+    var inputs: [AggregateInput<Void, Failure>] = []
+    repeat inputs.append((each publishers).erased)
+    self.init(strategy: strategy, inputs: inputs) { values in
       var position = 0
       func next<Element>(_: Element.Type) -> Element {
         defer { position += 1 }
@@ -138,11 +197,12 @@ extension Publishers.Aggregate {
 extension Publishers.Aggregate {
   /// An aggregate of the publishers of `publishers`, whose output is the array of their values,
   /// in order: what the array forms build.
+  @inlinable
   init<Input: Publisher>(strategy: Strategy, _ publishers: [Input])
   where Output == [Input.Output], Input.Failure == Failure {
-    self.init(strategy: strategy) { aggregator in
-      for publisher in publishers { aggregator.add(publisher) }
-    } aggregationBlock: { values in
+    self.init(
+      strategy: strategy, inputs: publishers.map { AggregateInput($0).erased }
+    ) { values in
       values.map { $0 as! Input.Output }
     }
   }

@@ -5,18 +5,30 @@ import CombineExCore
 /// position.
 ///
 /// Used by one subscription, on the subscribing thread, while its builder runs.
+@usableFromInline
 final class AggregateCollector<Values: AggregateValues, Downstream: Subscriber>:
   AggregatePublisherAggregator
 where Downstream.Input == [Any] {
+  @usableFromInline
   typealias AggregateFailure = Downstream.Failure
+  @usableFromInline
   typealias Storage = CombiningStorage<Values, Downstream>
 
   /// Subscribes one input to the storage, at the given position.
+  @usableFromInline
   typealias Input = (Storage, Int) -> Void
 
-  private var inputs: [Input] = []
-  private var isClosed = false
+  @usableFromInline
+  var inputs: [Input] = []
+  @usableFromInline
+  var isClosed = false
 
+  @inlinable
+  init() {}
+
+  // Not inlinable: the builder calls it through the existential, which reaches this generic
+  // body whatever the caller's module; the inputs it makes are specialized by `subscribe`.
+  @usableFromInline
   func add(_ publisher: some Publisher<some Any, AggregateFailure>) {
     if isClosed {
       apiViolation(
@@ -29,6 +41,7 @@ where Downstream.Input == [Any] {
   }
 
   /// Ends the building; returns the inputs, in the order they were added.
+  @inlinable
   func close() -> [Input] {
     isClosed = true
     defer { inputs = [] }

@@ -3,6 +3,7 @@ import CombineExCore
 /// What a ``Publishers/Aggregate`` keeps of its inputs' values: the core's ``CombiningValues``
 /// for a number of inputs known only when a subscriber attaches, with the values type-erased
 /// (the aggregation block casts them back).
+@usableFromInline
 protocol AggregateValues: CombiningValues where Output == [Any] {
   /// Empty storage for `inputCount` inputs.
   init(inputCount: Int)
@@ -12,17 +13,25 @@ protocol AggregateValues: CombiningValues where Output == [Any] {
 }
 
 /// `combineLatest`: the latest value of each input.
+@usableFromInline
 struct AggregateLatestValues: AggregateValues {
+  @usableFromInline
   let inputCount: Int
-  private var latest: [Any]
-  private var hasValue: [Bool]
+  @usableFromInline
+  var latest: [Any]
+  @usableFromInline
+  var hasValue: [Bool]
   /// How many inputs have not published yet.
-  private var missing: Int
+  @usableFromInline
+  var missing: Int
 
+  @inlinable
   static var emitsOnlyOnArrival: Bool { true }
 
+  @inlinable
   init() { self.init(inputCount: 0) }
 
+  @inlinable
   init(inputCount: Int) {
     self.inputCount = inputCount
     latest = Array(repeating: (), count: inputCount)
@@ -30,6 +39,7 @@ struct AggregateLatestValues: AggregateValues {
     missing = inputCount
   }
 
+  @inlinable
   mutating func store(_ value: Any, at index: Int) {
     if !hasValue[index] {
       hasValue[index] = true
@@ -38,12 +48,14 @@ struct AggregateLatestValues: AggregateValues {
     latest[index] = value
   }
 
+  @inlinable
   func takeOutput() -> [Any]? {
     missing == 0 ? latest : nil
   }
 
   /// Over once every input finished, or once an input finished without a value (no output can
   /// be made then; the original CombineEx ends there too).
+  @inlinable
   func isExhausted(finished: [Bool]) -> Bool {
     var allFinished = true
     for index in finished.indices {
@@ -56,22 +68,31 @@ struct AggregateLatestValues: AggregateValues {
     return allFinished
   }
 
+  @inlinable
   mutating func removeAll() { self = Self(inputCount: inputCount) }
 }
 
 /// `zip`: the values of each input not yet zipped, oldest first.
+@usableFromInline
 struct AggregateZipQueues: AggregateValues {
+  @usableFromInline
   let inputCount: Int
   /// Each input's waiting values, oldest first from `heads[index]` on.
-  private var queues: [[Any]]
-  private var heads: [Int]
+  @usableFromInline
+  var queues: [[Any]]
+  @usableFromInline
+  var heads: [Int]
   /// How many inputs have no value waiting.
-  private var empty: Int
+  @usableFromInline
+  var empty: Int
 
+  @inlinable
   static var emitsOnlyOnArrival: Bool { false }
 
+  @inlinable
   init() { self.init(inputCount: 0) }
 
+  @inlinable
   init(inputCount: Int) {
     self.inputCount = inputCount
     queues = Array(repeating: [], count: inputCount)
@@ -79,11 +100,13 @@ struct AggregateZipQueues: AggregateValues {
     empty = inputCount
   }
 
+  @inlinable
   mutating func store(_ value: Any, at index: Int) {
     if heads[index] == queues[index].count { empty -= 1 }
     queues[index].append(value)
   }
 
+  @inlinable
   mutating func takeOutput() -> [Any]? {
     guard empty == 0, inputCount > 0 else { return nil }
     var output: [Any] = []
@@ -101,6 +124,7 @@ struct AggregateZipQueues: AggregateValues {
   }
 
   /// Over once a finished input has no value left to zip.
+  @inlinable
   func isExhausted(finished: [Bool]) -> Bool {
     for index in finished.indices where finished[index] && heads[index] == queues[index].count {
       return true
@@ -108,5 +132,6 @@ struct AggregateZipQueues: AggregateValues {
     return false
   }
 
+  @inlinable
   mutating func removeAll() { self = Self(inputCount: inputCount) }
 }
