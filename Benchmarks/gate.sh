@@ -55,34 +55,50 @@ region=$(nm "$out/combineex-benchmarks" | awk '$3 ~ /measuredRegion/ { print $3 
 [ "$(echo "$region" | wc -w)" -eq 1 ] \
   || { echo "gate.sh: expected one measuredRegion function, found: $region" >&2; exit 2; }
 
-# One process runs every workload once (after its warm-up and counting runs); callgrind collects
-# only inside the timed region and writes one profile each time the region ends, numbered in
-# the order the workloads run, which is the order of the `units KEY N` lines.
+# A process runs its workloads once each (after their warm-up and counting runs); callgrind
+# collects only inside the timed region and writes one profile each time the region ends,
+# numbered in the order the workloads run, which is the order of the `units KEY N` lines.
+# Two processes: the workloads that hop to queue threads run in their own, because the threads
+# they leave behind changed the counts of the workloads after them (the memory workloads i1-i6
+# varied by about 9% from one run to the next when they shared a process).
 # Deterministic hashing: with the usual per-process random seed, a workload that hashes (the
 # store's, j3) ran up to 3% more or fewer instructions from one run to the next.
-SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out/profile" \
-  --toggle-collect="$region" --dump-after="$region" \
-  "$out/combineex-benchmarks" --only combineex --runs 1 --scale "$scale" --print-units \
-  > "$out/report.txt" 2> "$out/valgrind.log" \
-  || { cat "$out/valgrind.log" >&2; echo "gate.sh: the benchmark run failed" >&2; exit 2; }
+hop_keys=$reported_only
+skip_hops=()
+for key in $hop_keys; do skip_hops+=(--skip "$key"); done
 
-grep '^units ' "$out/report.txt" | awk '{ print $2, $3 }' > "$out/units.txt"
-count=$(wc -l < "$out/units.txt")
-# Callgrind numbers the dumps from 1 and writes a last profile, at exit, without a number.
-profiles=$(find "$out" -name 'profile.[0-9]*' | wc -l)
-[ "$profiles" -eq "$count" ] || {
-  echo "gate.sh: $count workloads but $profiles profiles (does each call measure once?)" >&2
-  exit 2
-}
-
-index=0
 : > "$out/measured.tsv"
-while read -r key units; do
-  index=$((index + 1))
-  instructions=$(awk '/^summary:/ { print $2 }' "$out/profile.$index")
-  awk -v k="$key" -v i="$instructions" -v u="$units" \
-    'BEGIN { printf "%s\t%.1f\n", k, i / u }' >> "$out/measured.tsv"
-done < "$out/units.txt"
+profile_group() { # NAME, then the runner's key arguments
+  local name=$1
+  shift
+  local dir="$out/$name"
+  mkdir -p "$dir"
+  SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$dir/profile" \
+    --toggle-collect="$region" --dump-after="$region" \
+    "$out/combineex-benchmarks" --only combineex --runs 1 --scale "$scale" --print-units "$@" \
+    > "$dir/report.txt" 2> "$dir/valgrind.log" \
+    || { cat "$dir/valgrind.log" >&2; echo "gate.sh: the benchmark run ($name) failed" >&2; exit 2; }
+
+  grep '^units ' "$dir/report.txt" | awk '{ print $2, $3 }' > "$dir/units.txt"
+  local count profiles index=0 key units instructions
+  count=$(wc -l < "$dir/units.txt")
+  # Callgrind numbers the dumps from 1 and writes a last profile, at exit, without a number.
+  profiles=$(find "$dir" -name 'profile.[0-9]*' | wc -l)
+  [ "$profiles" -eq "$count" ] || {
+    echo "gate.sh: $count workloads but $profiles profiles in $name (does each call measure once?)" >&2
+    exit 2
+  }
+  while read -r key units; do
+    index=$((index + 1))
+    instructions=$(awk '/^summary:/ { print $2 }' "$dir/profile.$index")
+    awk -v k="$key" -v i="$instructions" -v u="$units" \
+      'BEGIN { printf "%s\t%.1f\n", k, i / u }' >> "$out/measured.tsv"
+  done < "$dir/units.txt"
+}
+profile_group single-thread "${skip_hops[@]}"
+# shellcheck disable=SC2086 # one key per word
+profile_group hops $hop_keys
+count=$(wc -l < "$out/measured.tsv")
 
 if $update; then
   {

@@ -39,6 +39,7 @@ struct Options {
   var runs = 7
   var scale = 1.0
   var keys: [String] = []
+  var skippedKeys: [String] = []
   var wallClock = false
   var printsUnits = false
   var libraries: Set<Library> = [.combineEx, .openCombine]
@@ -51,7 +52,7 @@ struct Options {
 
   static let usage = """
     usage: swift run -c release --package-path Benchmarks \
-    [combineex-benchmarks [--runs N] [--scale X] [--wall] [--only LIBRARY] [KEY ...]]
+    [combineex-benchmarks [--runs N] [--scale X] [--wall] [--only LIBRARY] [--skip KEY] [KEY ...]]
       (name the executable before its options, so that `swift run` passes them on)
       --runs N           timed runs per library and workload (default 7; the median is shown)
       --scale X          multiply every workload's size by X (default 1; 0.1 for a quick look)
@@ -60,6 +61,7 @@ struct Options {
                          loaded machine disturbs less)
       --only LIBRARY     run one library's build only, combineex or opencombine (to profile it)
       --print-units      also print `units KEY N` after each row (for scripts: callgrind.sh)
+      --skip KEY         do not run the workloads whose key starts with KEY (repeatable)
       KEY ...            run only the workloads whose key starts with one of these (a, b, c1 ...)
     """
 
@@ -91,6 +93,11 @@ struct Options {
         case "opencombine": libraries = [.openCombine]
         default: throw Invalid(description: "--only needs combineex or opencombine")
         }
+      case "--skip":
+        guard let key = remaining.popFirst(), !key.hasPrefix("-") else {
+          throw Invalid(description: "--skip needs a workload key")
+        }
+        skippedKeys.append(key)
       case "-h", "--help":
         showsHelp = true
       default:
@@ -103,7 +110,8 @@ struct Options {
   }
 
   func selects(_ key: String) -> Bool {
-    keys.isEmpty || keys.contains { key.hasPrefix($0) }
+    (keys.isEmpty || keys.contains { key.hasPrefix($0) })
+      && !skippedKeys.contains { key.hasPrefix($0) }
   }
 }
 
