@@ -19,26 +19,36 @@ extension DispatchQueue: Scheduler {
     }
 
     /// Returns the distance to another dispatch queue time.
+    ///
+    /// As in Combine, a distance too long for a stride, in either direction (to or from
+    /// `.distantFuture`, for example), is `.nanoseconds(.max)`: dispatch's "never".
     public func distance(to other: SchedulerTimeType) -> Stride {
       let from = dispatchTime.uptimeNanoseconds
       let to = other.dispatchTime.uptimeNanoseconds
-      return .nanoseconds(to >= from ? clampToInt(to - from) : -clampToInt(from - to))
+      let length = to >= from ? to - from : from - to
+      guard length <= UInt64(Int.max) else { return .nanoseconds(.max) }
+      return .nanoseconds(to >= from ? Int(length) : -Int(length))
     }
 
     /// Returns a dispatch queue scheduler time calculated by advancing this instance's time by
     /// the given interval.
+    ///
+    /// As in Combine, advancing by `.nanoseconds(.max)` (dispatch's "never"), advancing
+    /// `.distantFuture`, or a sum beyond `UInt64`'s range gives `.distantFuture`; going back
+    /// before the first uptime gives an uptime of 1 ns (0 would be dispatch's "now").
     public func advanced(by n: Stride) -> SchedulerTimeType {
       let start = dispatchTime.uptimeNanoseconds
       let nanoseconds = n.magnitude
-      let result: UInt64
+      guard nanoseconds != .max, start != DispatchTime.distantFuture.uptimeNanoseconds else {
+        return SchedulerTimeType(.distantFuture)
+      }
       if nanoseconds >= 0 {
         let (sum, overflow) = start.addingReportingOverflow(UInt64(nanoseconds))
-        result = overflow ? .max : sum
-      } else {
-        let distance = nanoseconds.magnitude
-        result = start > UInt64(distance) ? start - UInt64(distance) : 1
+        return SchedulerTimeType(overflow ? .distantFuture : DispatchTime(uptimeNanoseconds: sum))
       }
-      return SchedulerTimeType(DispatchTime(uptimeNanoseconds: result))
+      let distance = UInt64(nanoseconds.magnitude)
+      return SchedulerTimeType(
+        DispatchTime(uptimeNanoseconds: start > distance ? start - distance : 1))
     }
 
     /// Hashes the dispatch time.
@@ -127,9 +137,12 @@ extension DispatchQueue: Scheduler {
       /// Returns a Boolean value indicating whether the first interval is shorter.
       public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
-      /// Multiplies the two intervals' nanosecond counts (clamped to the representable range).
+      /// Always zero, as in Combine: multiplying two durations has no meaning (what would
+      /// seconds squared be?), and Combine's `DispatchQueue` stride answers zero for every pair
+      /// (OpenCombine's test suite checks it). Scale a stride by a number through its
+      /// `magnitude`: `.nanoseconds(stride.magnitude * 3)`.
       public static func * (lhs: Stride, rhs: Stride) -> Stride {
-        Stride(nanoseconds: clampedProduct(lhs.magnitude, rhs.magnitude))
+        Stride(nanoseconds: 0)
       }
 
       /// Adds two intervals (clamped to the representable range).
@@ -147,11 +160,28 @@ extension DispatchQueue: Scheduler {
       /// Subtracts an interval from another, in place.
       public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
 
-      /// Multiplies an interval by another, in place.
+      /// Sets the interval to zero, as ``*(_:_:)`` does (Combine's behaviour).
       public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
 
       /// Adds an interval to another, in place.
       public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
+
+      /// Encodes the interval as Combine does: `{"_nanoseconds": magnitude}`.
+      public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Int64(magnitude), forKey: ._nanoseconds)
+      }
+
+      /// Decodes an interval encoded by ``encode(to:)``.
+      public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        magnitude = Int(clamping: try container.decode(Int64.self, forKey: ._nanoseconds))
+      }
+
+      /// The key Combine encodes the interval under.
+      private enum CodingKeys: String, CodingKey {
+        case _nanoseconds
+      }
 
       /// Converts seconds, as a floating-point value, to nanoseconds (clamped).
       public static func seconds(_ s: Double) -> Stride {
@@ -252,8 +282,8 @@ extension DispatchQueue: Scheduler {
   }
 
   /// Performs the action on this queue at `date`, then every `interval`, with a dispatch timer
-  /// source; cancelling the returned cancellable stops it (an action already running
-  /// finishes).
+  /// source, until the returned `AnyCancellable` is cancelled or released (as in Combine, which
+  /// returns an `AnyCancellable` too); an action already running finishes.
   public func schedule(
     after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
@@ -267,29 +297,9 @@ extension DispatchQueue: Scheduler {
       deadline: date.dispatchTime, repeating: interval.timeInterval,
       leeway: tolerance.timeInterval)
     timer.resume()
-    return DispatchTimerCancellable(timer: timer)
+    // Cancelling the source also releases its handler, with what the action captured.
+    return AnyCancellable { timer.cancel() }
   }
-}
-
-/// Cancels a repeating dispatch timer (and releases its handler, with what it captured).
-///
-/// A repeating schedule lives until cancelled, as in Combine: dropping this object without
-/// calling `cancel()` keeps the timer running.
-private final class DispatchTimerCancellable: Cancellable {
-  let timer: any DispatchSourceTimer
-
-  init(timer: any DispatchSourceTimer) {
-    self.timer = timer
-  }
-
-  func cancel() {
-    timer.cancel()
-  }
-}
-
-/// Clamps an unsigned nanosecond count into `Int`.
-private func clampToInt(_ value: UInt64) -> Int {
-  value > UInt64(Int.max) ? .max : Int(value)
 }
 
 /// Multiplies, clamping to `Int`'s range instead of overflowing.

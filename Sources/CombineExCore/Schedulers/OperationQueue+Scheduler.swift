@@ -125,115 +125,42 @@ extension OperationQueue: Scheduler {
   /// The minimum tolerance allowed by the scheduler: zero.
   public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
-  /// Adds the action to this queue as an operation.
+  /// Adds the action to this queue as a `BlockOperation` (one `addOperation(_:)` call, as in
+  /// Combine).
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
     // The closure as it is, with no closure around it (one allocation less per action).
-    addOperation(UncheckedAction.sendable(action))
+    addOperation(BlockOperation(block: UncheckedAction.sendable(action)))
   }
 
-  /// Adds the action to this queue as an operation at `date` (a dispatch timer waits for the
-  /// date; the operation then runs under this queue's rules, so it may start later).
+  /// Adds the action to this queue at once, as an operation that becomes ready at `date` (one
+  /// `addOperation(_:)` call, as in Combine): the queue counts it, waits for it in
+  /// `waitUntilAllOperationsAreFinished()` and cancels it in `cancelAllOperations()`. Once
+  /// ready, it runs under this queue's rules, so it may start later.
   public func schedule(
     after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?, _ action: @escaping () -> Void
   ) {
-    let action = UncheckedAction(action)
-    let queue = UncheckedOperationQueue(self)
-    OperationQueueTimers.handOff.asyncAfter(deadline: dispatchTime(for: date)) {
-      queue.queue.addOperation { action.run() }
-    }
+    let operation = DelayedOperation(action: action, repetition: nil)
+    addOperation(operation)
+    operation.becomeReady(at: dispatchTime(for: date))
   }
 
-  /// Adds the action to this queue as an operation at `date`, then every `interval`;
-  /// cancelling the returned cancellable stops the repetitions, including an operation added
-  /// but not yet started.
+  /// Adds an operation that becomes ready at `date`, and, each time one has run its action, the
+  /// next one, ready `interval` later; cancelling (or releasing) the returned `AnyCancellable`
+  /// cancels the operation waiting in the queue and stops the repetitions.
   public func schedule(
     after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
     _ action: @escaping () -> Void
   ) -> any Cancellable {
-    let repetition = OperationQueueRepetition(queue: self, action: action)
-    let timer = DispatchSource.makeTimerSource(queue: .global())
-    timer.setEventHandler { repetition.fire() }
-    timer.schedule(
-      deadline: dispatchTime(for: date),
-      repeating: DispatchTimeInterval.nanoseconds(Int(max(interval.timeInterval, 0) * 1e9)),
-      leeway: .nanoseconds(Int(max(tolerance.timeInterval, 0) * 1e9)))
-    timer.resume()
-    repetition.timer = timer
-    return repetition
+    AnyCancellable(
+      OperationQueueRepetition(
+        queue: self, deadline: dispatchTime(for: date),
+        interval: dispatchInterval(seconds: interval.timeInterval), action: action))
   }
 
   /// The dispatch time at which `date` (wall-clock) falls, measured from now.
   private func dispatchTime(for date: SchedulerTimeType) -> DispatchTime {
-    let seconds = date.date.timeIntervalSinceNow
-    guard seconds > 0 else { return .now() }
-    return .now() + .nanoseconds(Int(min(seconds, Double(Int.max) / 1e9) * 1e9))
+    .now() + dispatchInterval(seconds: date.date.timeIntervalSinceNow)
   }
-}
-
-/// An operation queue handed to a dispatch callback.
-private struct UncheckedOperationQueue: @unchecked Sendable {
-  // @unchecked Sendable: `OperationQueue` is thread-safe; Foundation on Linux does not mark it.
-  let queue: OperationQueue
-
-  init(_ queue: OperationQueue) {
-    self.queue = queue
-  }
-}
-
-/// The repeating work of an operation queue: a dispatch timer adds one operation per tick;
-/// `cancel()` stops the timer and makes operations already added do nothing.
-private final class OperationQueueRepetition: Cancellable, @unchecked Sendable {
-  // @unchecked Sendable: `cancelled`, `queue`, `action` and `timer` are guarded by `lock`; the
-  // action is only run by operations on `queue`, as the caller of `schedule` asked.
-  private let lock = Lock()
-  private var cancelled = false
-  private var queue: OperationQueue?
-  private var action: (() -> Void)?
-  private var storedTimer: (any DispatchSourceTimer)?
-
-  init(queue: OperationQueue, action: @escaping () -> Void) {
-    self.queue = queue
-    self.action = action
-  }
-
-  var timer: (any DispatchSourceTimer)? {
-    get { lock.withLock { storedTimer } }
-    set {
-      let cancelNow = lock.withLock { () -> Bool in
-        storedTimer = newValue
-        return cancelled
-      }
-      if cancelNow { newValue?.cancel() }
-    }
-  }
-
-  /// One tick: adds an operation that runs the action unless cancelled by then.
-  func fire() {
-    guard let queue = lock.withLock({ cancelled ? nil : queue }) else { return }
-    queue.addOperation { [self] in
-      guard let action = lock.withLock({ cancelled ? nil : action }) else { return }
-      action()
-    }
-  }
-
-  func cancel() {
-    let timer = lock.withLock { () -> (any DispatchSourceTimer)? in
-      cancelled = true
-      queue = nil
-      action = nil
-      defer { storedTimer = nil }
-      return storedTimer
-    }
-    timer?.cancel()
-  }
-}
-
-/// Where delayed operations wait for their date.
-private enum OperationQueueTimers {
-  /// A serial queue, so that actions due one after the other are added to their operation
-  /// queue in due order even when the timers fire late and together (on the concurrent global
-  /// queue, two hand-offs could run on two threads and add their operations in either order).
-  static let handOff = DispatchQueue(label: "CombineEx.OperationQueue.schedule(after:)")
 }

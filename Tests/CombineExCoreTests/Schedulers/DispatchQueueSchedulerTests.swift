@@ -119,4 +119,80 @@ struct DispatchQueueSchedulerTests {
       Stride.self, from: JSONEncoder().encode(Stride.seconds(3)))
     #expect(stride == .seconds(3))
   }
+
+  @Test("a distance too long for a stride is .nanoseconds(.max), in both directions")
+  func distanceSaturates() {
+    let early = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 10_000))
+    let never = DispatchQueue.SchedulerTimeType(.distantFuture)
+    let int64Max = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(Int.max)))
+    #expect(early.distance(to: never) == .nanoseconds(.max))
+    #expect(never.distance(to: early) == .nanoseconds(.max))
+    #expect(never.distance(to: never) == .nanoseconds(0))
+    #expect(early.distance(to: int64Max) == .nanoseconds(.max - 10_000))
+    #expect(int64Max.distance(to: early) == .nanoseconds(-(.max - 10_000)))
+  }
+
+  @Test("advancing by .nanoseconds(.max), or past the last uptime, gives .distantFuture")
+  func advancedSaturates() {
+    let time = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 10_000))
+    #expect(time.advanced(by: .nanoseconds(.max)).dispatchTime == .distantFuture)
+    #expect(time.advanced(by: Stride(.never)).dispatchTime == .distantFuture)
+    let never = DispatchQueue.SchedulerTimeType(.distantFuture)
+    #expect(never.advanced(by: .seconds(-1)).dispatchTime == .distantFuture)
+    let late = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: .max - 10))
+    #expect(late.advanced(by: .nanoseconds(20)).dispatchTime == .distantFuture)
+    let first = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1))
+    #expect(first.advanced(by: .nanoseconds(-1_000)).dispatchTime.uptimeNanoseconds == 1)
+  }
+
+  @Test("a stride encodes as Combine's {\"_nanoseconds\": n}")
+  func strideCodingKey() throws {
+    struct Wrapper: Codable, Equatable { let value: Stride }
+    let encoded = try JSONEncoder().encode(Wrapper(value: .nanoseconds(419_872)))
+    #expect(String(decoding: encoded, as: UTF8.self) == #"{"value":{"_nanoseconds":419872}}"#)
+    #expect(
+      try JSONDecoder().decode(Wrapper.self, from: encoded) == Wrapper(value: .nanoseconds(419_872))
+    )
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(Wrapper.self, from: Data(#"{"value":{"magnitude":1}}"#.utf8))
+    }
+  }
+
+  @Test("multiplying two strides gives zero, as in Combine")
+  func strideMultiplicationIsZero() {
+    #expect(Stride.nanoseconds(15) * .nanoseconds(2) == .zero)
+    #expect(Stride.seconds(2) * 3 == .zero)
+    var stride = Stride.microseconds(-3)
+    stride *= .nanoseconds(10)
+    #expect(stride == .zero)
+    #expect(Stride.nanoseconds(Stride.seconds(2).magnitude * 3) == .seconds(6))
+  }
+
+  @Test("repeating work returns an AnyCancellable, and releasing it stops the work")
+  func repeatingStopsWhenReleased() async {
+    let queue = DispatchQueue(label: "scheduler-repeat-release")
+    let count = Log<Int>()
+    let reachedThree = Flag()
+    var cancellable: (any Cancellable)? = queue.schedule(
+      after: queue.now.advanced(by: .milliseconds(1)), interval: .milliseconds(2)
+    ) {
+      count.append(1)
+      if count.count == 3 { reachedThree.raise() }
+    }
+    #expect(cancellable is AnyCancellable)
+    #expect(await reachedThree.wait())
+    let holder = LockedBox(cancellable)
+    cancellable = nil
+    // Release on the queue itself, then wait (with work on the same queue) past several
+    // intervals: nothing more runs.
+    let countAtRelease = Log<Int>()
+    let marker = Flag()
+    queue.schedule {
+      holder.withLock { $0 = nil }
+      countAtRelease.append(count.count)
+      queue.schedule(after: queue.now.advanced(by: .milliseconds(10))) { marker.raise() }
+    }
+    #expect(await marker.wait())
+    #expect(count.count == countAtRelease.values.first)
+  }
 }

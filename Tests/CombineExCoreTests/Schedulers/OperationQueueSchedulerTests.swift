@@ -70,4 +70,131 @@ struct OperationQueueSchedulerTests {
     #expect(start.distance(to: start.advanced(by: .milliseconds(10))) == .milliseconds(10))
     #expect(OperationQueue.main.minimumTolerance == 0)
   }
+
+  @Test("schedule makes one addOperation call, with a BlockOperation")
+  func scheduleAddsOneBlockOperation() async {
+    let queue = RecordingOperationQueue()
+    let ran = Flag()
+    queue.schedule { ran.raise() }
+    #expect(queue.calls == ["addOperation"])
+    #expect(queue.added.first is BlockOperation)
+    #expect(await ran.wait())
+  }
+
+  @Test("schedule(after:) adds its operation at once; it becomes ready at the date")
+  func scheduleAfterAddsAtOnce() async {
+    let queue = RecordingOperationQueue()
+    let start = queue.now
+    let ranAt = Log<OperationQueue.SchedulerTimeType>()
+    let ran = Flag()
+    queue.schedule(after: start.advanced(by: .milliseconds(50))) {
+      ranAt.append(queue.now)
+      ran.raise()
+    }
+    #expect(queue.calls == ["addOperation"])
+    let operation = queue.added.first
+    #expect(!(operation is BlockOperation))
+    #expect(operation is any Cancellable)
+    #expect(operation?.isReady == false)
+    #expect(operation?.isFinished == false)
+    #expect(ranAt.count == 0)
+    #expect(await ran.wait())
+    #expect(start.distance(to: ranAt.values[0]) >= .milliseconds(50))
+    // Its action runs once: running the operation again does nothing.
+    operation?.main()
+    #expect(ranAt.count == 1)
+    #expect(queue.calls == ["addOperation"])
+  }
+
+  @Test("an operation scheduled for later leaves the queue at once when cancelled")
+  func cancelledDelayedOperationLeaves() async {
+    let queue = RecordingOperationQueue()
+    let ran = Log<Int>()
+    queue.schedule(after: queue.now.advanced(by: .seconds(60))) { ran.append(1) }
+    queue.cancelAllOperations()
+    let emptied = Flag()
+    // A barrier runs once every operation added before it has finished.
+    queue.addBarrierBlock { emptied.raise() }
+    #expect(await emptied.wait(timeout: .seconds(10)))
+    #expect(queue.added.first?.isCancelled == true)
+    queue.added.first?.main()
+    #expect(ran.count == 0)
+  }
+
+  @Test("repeating work adds one operation per tick, each before the action runs")
+  func repeatingAddsOneOperationPerTick() async {
+    let queue = RecordingOperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    let addedWhenRun = Log<Int>()
+    let reachedThree = Flag()
+    let cancellable = queue.schedule(
+      after: queue.now.advanced(by: .milliseconds(1)), interval: .milliseconds(2)
+    ) {
+      addedWhenRun.append(queue.added.count)
+      if addedWhenRun.count == 3 { reachedThree.raise() }
+    }
+    #expect(cancellable is AnyCancellable)
+    #expect(queue.added.count == 1)
+    #expect(queue.added.first?.isReady == false)
+    #expect(!(queue.added.first is BlockOperation))
+    #expect(await reachedThree.wait())
+    cancellable.cancel()
+    #expect(Array(addedWhenRun.values.prefix(3)) == [2, 3, 4])
+    // The operation waiting for the next tick is cancelled, and leaves the queue at once.
+    let emptied = Flag()
+    queue.addBarrierBlock { emptied.raise() }
+    #expect(await emptied.wait(timeout: .seconds(10)))
+    #expect(queue.added.last?.isCancelled == true)
+  }
+
+  @Test("releasing the cancellable of repeating work stops it")
+  func repeatingStopsWhenReleased() async {
+    let queue = serialQueue()
+    let count = Log<Int>()
+    let reachedThree = Flag()
+    let holder = LockedBox<(any Cancellable)?>(nil)
+    holder.withLock {
+      $0 = queue.schedule(
+        after: queue.now.advanced(by: .milliseconds(1)), interval: .milliseconds(2)
+      ) {
+        count.append(1)
+        if count.count == 3 { reachedThree.raise() }
+      }
+    }
+    #expect(await reachedThree.wait())
+    let countAtRelease = Log<Int>()
+    let marker = Flag()
+    queue.schedule {
+      holder.withLock { $0 = nil }
+      countAtRelease.append(count.count)
+      queue.schedule(after: queue.now.advanced(by: .milliseconds(10))) { marker.raise() }
+    }
+    #expect(await marker.wait())
+    #expect(count.count == countAtRelease.values.first)
+  }
+}
+
+/// An operation queue that records the calls a scheduler makes to add work to it.
+private final class RecordingOperationQueue: OperationQueue, @unchecked Sendable {
+  // @unchecked Sendable: `log` is guarded by `lock`; `OperationQueue` is thread-safe.
+  private let lock = NSLock()
+  private var log: [(call: String, operation: Operation?)] = []
+
+  var calls: [String] { lock.withLock { log.map(\.call) } }
+  var added: [Operation] { lock.withLock { log.compactMap(\.operation) } }
+
+  override func addOperation(_ op: Operation) {
+    lock.withLock { log.append(("addOperation", op)) }
+    super.addOperation(op)
+  }
+
+  override func addOperations(_ ops: [Operation], waitUntilFinished wait: Bool) {
+    lock.withLock { log.append(("addOperations", nil)) }
+    super.addOperations(ops, waitUntilFinished: wait)
+  }
+
+  override func addOperation(_ block: @escaping @Sendable () -> Void) {
+    lock.withLock { log.append(("addOperation(block)", nil)) }
+    super.addOperation(block)
+  }
 }
