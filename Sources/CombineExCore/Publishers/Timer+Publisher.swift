@@ -88,7 +88,7 @@ extension Timer {
 
     /// Attaches the subscriber; it receives the ticks after `connect()`.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
-      subject.receive(subscriber: subscriber)
+      subject.receive(subscriber: TimerSubscription(downstream: subscriber))
     }
 
     /// Starts a timer on the run loop and returns the cancellable that stops it.

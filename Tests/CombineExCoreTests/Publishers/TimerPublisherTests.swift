@@ -80,4 +80,38 @@ struct TimerPublisherTests {
     #expect(await recorder.values(count: 2).count >= 2)
     recorder.cancel()
   }
+
+  @Test("its subscription and its connection show no description, mirror or playground value")
+  func reflection() throws {
+    let publisher = Timer.TimerPublisher(
+      interval: 60, tolerance: 0.4, runLoop: .main, mode: .default)
+    let connection = publisher.connect()
+    defer { connection.cancel() }
+    #expect(DebuggerView(connection).isPlain)
+    let keeper = SubscriptionKeeper<Date, Never>()
+    publisher.subscribe(keeper)
+    let subscription = try #require(keeper.subscription)
+    #expect(DebuggerView(subscription).isPlain)
+    #expect(!(subscription is NSObject))
+  }
+
+  @Test("a subscriber's cancel lets go of the subscriber and of its subscription")
+  func cancelReleases() throws {
+    let publisher = Timer.publish(every: 60, on: .main, in: .default)
+    weak var weakKeeper: SubscriptionKeeper<Date, Never>?
+    weak var weakSubscription: AnyObject?
+    var subscription: (any Subscription)?
+    do {
+      let keeper = SubscriptionKeeper<Date, Never>()
+      weakKeeper = keeper
+      publisher.subscribe(keeper)
+      subscription = keeper.subscription
+      weakSubscription = subscription as AnyObject?
+    }
+    #expect(weakKeeper != nil)
+    try #require(subscription).cancel()
+    subscription = nil
+    #expect(weakKeeper == nil)
+    #expect(weakSubscription == nil)
+  }
 }

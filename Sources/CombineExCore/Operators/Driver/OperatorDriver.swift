@@ -83,9 +83,17 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   {
     if logic.otherInput == .start { subscribeDownstream() }
     if isLive {
-      other.receive(subscriber: OtherInput<Logic, Downstream, Other.Output>(driver: self))
+      if logic.isReflected {
+        other.receive(subscriber: OtherInput<Logic, Downstream, Other.Output>(driver: self))
+      } else {
+        other.receive(subscriber: UnreflectedDriver<Logic, Downstream>.Other<Other.Output>(self))
+      }
     }
-    upstream.receive(subscriber: self)
+    if logic.isReflected {
+      upstream.receive(subscriber: self)
+    } else {
+      upstream.receive(subscriber: UnreflectedDriver(self))
+    }
   }
 
   private func subscribeDownstream() {
@@ -93,7 +101,13 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
       machine.downstreamSubscribed()
       return self.downstream
     }
-    downstream?.receive(subscription: self)
+    downstream?.receive(subscription: asSubscription)
+  }
+
+  /// What the downstream receives as its subscription: the driver, or an ``UnreflectedDriver``
+  /// in front of it (``OperatorLogic/isReflected``).
+  private var asSubscription: any Subscription {
+    logic.isReflected ? self : UnreflectedDriver(self)
   }
 
   private var isLive: Bool { lock.withLock { machine.isLive } }
@@ -110,7 +124,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
       subscription.cancel()
     case .start(let handToDownstream, let demand):
       logic.subscribed(to: subscription)
-      if handToDownstream { downstream?.receive(subscription: self) }
+      if handToDownstream { downstream?.receive(subscription: asSubscription) }
       let total = demand + logic.initialDemand
       if total > .none { subscription.request(total) }
     }
@@ -274,7 +288,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     action.cancelOther?.cancel()
     if let ending = action.deliver, let downstream {
       if action.subscribesDownstream {
-        downstream.receive(subscription: self)
+        downstream.receive(subscription: asSubscription)
         // A cancel from inside `receive(subscription:)`: nothing follows it.
         if lock.withLock({ machine.cancelled }) {
           if action.ended { logic.ended() }

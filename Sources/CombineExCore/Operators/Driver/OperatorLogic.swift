@@ -78,6 +78,14 @@ package protocol OperatorLogic {
   /// (see ``OperatorDriver/start(upstream:other:)``); `nil` (the default) for the rest.
   var otherInput: OtherInputRole? { get }
 
+  /// Whether the operator shows itself in a debugger, a playground or a `dump` as Combine's
+  /// subscription of it does: the driver's ``name`` as description and playground value, and
+  /// the ``mirrorChildren(_:_:)``. `false` for `prefix(untilOutputFrom:)`, whose Combine
+  /// subscription customizes none of them: ``OperatorDriver/start(upstream:other:)`` then
+  /// attaches ``UnreflectedDriver`` values in front of the driver, and the downstream gets one
+  /// as its subscription. Default: `true`.
+  var isReflected: Bool { get }
+
   /// Decides what to do with one upstream value.
   func receive(_ input: Input, _ state: inout State) -> OperatorStep<Output, Failure>
 
@@ -163,6 +171,8 @@ extension OperatorLogic {
   package var endsOnCompletionBeforeSubscription: Bool { false }
 
   package var otherInput: OtherInputRole? { nil }
+
+  package var isReflected: Bool { true }
 
   package func receive(
     completion: Subscribers.Completion<UpstreamFailure>, _ state: inout State

@@ -1,10 +1,10 @@
-/// The subscription that `merge`, `MergeMany`, `flatMap(maxPublishers:)` and
-/// `switchToLatest()` hand their downstream: it owns the ``MergeStateMachine`` and the lock
+/// The subscription that `merge`, `MergeMany` and `flatMap(maxPublishers:)` hand their
+/// downstream (`switchToLatest()` hands a ``SwitchToLatestSubscription`` in front of it): it owns the ``MergeStateMachine`` and the lock
 /// guarding it, runs each event through the machine under the lock, and performs the returned
 /// action (cancelling, requesting, delivering) after releasing it.
 ///
-/// Inputs reach it through ``MergeInput`` subscribers, the upstream of flatMap and
-/// switchToLatest through a ``MergeUpstream``.
+/// Inputs reach it through ``MergeInput`` subscribers, the upstream of flatMap through a
+/// ``MergeUpstream``, that of switchToLatest through its ``SwitchToLatestSubscription``.
 ///
 /// A multi-input machine, not an ``OperatorDriver``: values arrive from several inputs on
 /// several threads at once, so delivery needs a deliverer role and a buffer, and demand is
@@ -310,7 +310,7 @@ final class MergeInput<Downstream: Subscriber>: Subscriber, CustomStringConverti
   }
 }
 
-/// The subscriber flatMap and switchToLatest attach to their upstream: each value becomes a new
+/// The subscriber flatMap attaches to its upstream: each value becomes a new
 /// input of the ``MergeStorage``, through `transform`.
 @usableFromInline
 final class MergeUpstream<Upstream: Publisher, Child: Publisher, Downstream: Subscriber>:

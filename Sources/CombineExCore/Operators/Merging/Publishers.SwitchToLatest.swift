@@ -124,10 +124,10 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let storage = MergeStorage(
         mode: .switchToLatest, downstream: subscriber, name: "SwitchToLatest")
-      subscriber.receive(subscription: storage)
+      let subscription = SwitchToLatestSubscription<Upstream, S>(storage: storage)
+      subscriber.receive(subscription: subscription)
       guard storage.isActive else { return }
-      upstream.receive(
-        subscriber: MergeUpstream<Upstream, P, S>(storage: storage) { publisher in publisher })
+      upstream.receive(subscriber: subscription)
     }
   }
 }

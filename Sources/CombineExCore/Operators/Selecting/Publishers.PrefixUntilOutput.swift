@@ -98,6 +98,9 @@ struct PrefixUntilOutputLogic<Input, Failure: Error, OtherFailure: Error>: Opera
 
   var otherInput: OtherInputRole? { .stop }
 
+  /// As in Combine, its subscription shows no description, mirror or playground value.
+  var isReflected: Bool { false }
+
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     .emit(input)
   }

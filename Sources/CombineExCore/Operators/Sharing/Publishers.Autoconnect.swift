@@ -69,8 +69,7 @@ extension Publishers {
           return false
         }
       }
-      upstream.receive(
-        subscriber: AutoconnectInner(downstream: subscriber) { [self] in subscriberLeft() })
+      upstream.receive(subscriber: AutoconnectInner(parent: self, downstream: subscriber))
       guard shouldConnect else { return }
       let made = upstream.connect()
       let keep = lock.withLock { () -> Bool in
@@ -85,8 +84,8 @@ extension Publishers {
       if !keep { made.cancel() }
     }
 
-    /// One subscriber cancelled or completed: the last one disconnects.
-    private func subscriberLeft() {
+    /// One subscriber cancelled: the last one disconnects.
+    fileprivate func subscriberLeft() {
       let toCancel = lock.withLock { () -> (any Cancellable)? in
         subscriberCount -= 1
         guard subscriberCount == 0 else { return nil }
@@ -119,10 +118,13 @@ enum AutoconnectState {
 /// subscriber: it passes everything on (once: nothing after the completion or a cancel), and
 /// hands the downstream the upstream's subscription wrapped in an ``AutoconnectSubscription``,
 /// whose cancel tells the autoconnect that the subscriber left (once).
-final class AutoconnectInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-  @unchecked Sendable
-{
-  // @unchecked Sendable: `state` is guarded by `lock`; `onLeave` is a constant.
+///
+/// As in Combine, it shows itself as `"Autoconnect"` in a debugger or a playground, with the
+/// autoconnect publisher (`parent`) and the downstream as its mirror's children.
+final class AutoconnectInner<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber,
+  NamedReflection, @unchecked Sendable
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+  // @unchecked Sendable: `state` is guarded by `lock`; `parent` is a constant.
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -139,14 +141,31 @@ final class AutoconnectInner<Downstream: Subscriber>: Subscriber, CustomStringCo
 
   private let lock = Lock()
   private var state: State
-  private let onLeave: () -> Void
+  /// The autoconnect publisher, told when the subscriber leaves.
+  private let parent: Publishers.Autoconnect<Upstream>
 
-  init(downstream: Downstream, onLeave: @escaping () -> Void) {
+  init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
     state = .awaiting(downstream)
-    self.onLeave = onLeave
+    self.parent = parent
   }
 
   var description: String { "Autoconnect" }
+
+  /// The autoconnect publisher and the downstream (`nil` once it was released), read when a
+  /// mirror is asked for.
+  var customMirror: Mirror {
+    let downstream = lock.withLock { () -> Downstream? in
+      switch state {
+      case .awaiting(let downstream), .subscribed(let downstream, _): downstream
+      case .completed, .ended: nil
+      }
+    }
+    return Mirror(
+      self,
+      children: [
+        ("parent", parent), ("downstream", downstream.map { $0 as Any } ?? downstream as Any),
+      ])
+  }
 
   func receive(subscription: any Subscription) {
     let downstream = lock.withLock { () -> Downstream? in
@@ -207,7 +226,7 @@ final class AutoconnectInner<Downstream: Subscriber>: Subscriber, CustomStringCo
       }
     }
     guard let upstream = taken.upstream else { return }
-    onLeave()
+    parent.subscriberLeft()
     upstream.cancel()
     // The downstream is released here, after the lock.
     _ = taken
@@ -215,14 +234,19 @@ final class AutoconnectInner<Downstream: Subscriber>: Subscriber, CustomStringCo
 }
 
 /// The subscription an ``Publishers/Autoconnect`` subscriber receives: the upstream's, as in
-/// Combine (its description and `combineIdentifier`), with the cancel counted.
-struct AutoconnectSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
-  let inner: AutoconnectInner<Downstream>
+/// Combine (its description, also as its playground value, and `combineIdentifier`; no mirror
+/// of its own), with the cancel counted.
+struct AutoconnectSubscription<Upstream: ConnectablePublisher, Downstream: Subscriber>:
+  Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+  let inner: AutoconnectInner<Upstream, Downstream>
   let upstream: any Subscription
 
   var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
 
   var description: String { String(describing: upstream) }
+
+  var playgroundDescription: Any { description }
 
   func request(_ demand: Subscribers.Demand) {
     inner.request(demand)

@@ -270,3 +270,7 @@ where Downstream.Input == SubjectType.Output, Downstream.Failure == SubjectType.
     _ = taken
   }
 }
+
+// As in Combine, a multicast subscriber's subscription shows its name ("Multicast") in a
+// debugger or a playground, and no children.
+extension MulticastInner: NamedReflection {}

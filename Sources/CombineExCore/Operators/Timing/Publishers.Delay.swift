@@ -98,9 +98,10 @@ extension Publishers {
 /// delivers a completion scheduled before the cancel; the core does not: rule 2).
 ///
 /// Not on the ``OperatorDriver``: it delivers from scheduled work, on any thread (the driver
-/// delivers on the upstream's thread only).
+/// delivers on the upstream's thread only). As Combine's, it has no description, mirror or
+/// playground value of its own.
 final class DelaySubscription<Input, Failure: Error, Context: Scheduler, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
+  Subscriber, Subscription, @unchecked Sendable
 where Downstream.Input == Input, Downstream.Failure == Failure {
   // @unchecked Sendable: `upstream`, `subscribed` and `completed` are guarded by `lock`; the outbox is
   // thread-safe; the other properties are constants.
@@ -128,8 +129,6 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     self.scheduler = scheduler
     self.options = options
   }
-
-  var description: String { "Delay" }
 
   // MARK: Subscriber (upstream side)
 

@@ -360,4 +360,39 @@ extension SwitchToLatestTests {
       _ = recorder
     }
   }
+
+  // MARK: Reflection
+
+  @Test("the upstream's subscriber is the subscriber's subscription, SwitchToLatest, as in Combine")
+  func subscriptionReflection() throws {
+    let upstream = AttachedSubscriberUpstream<AttachedSubscriberUpstream<Int, Never>, Never>()
+    let keeper = SubscriptionKeeper<Int, Never>()
+    upstream.switchToLatest().subscribe(keeper)
+    let attached = try #require(upstream.attached)
+    let subscription = try #require(keeper.subscription)
+    let isSameObject = (attached as AnyObject) === (subscription as AnyObject)
+    #expect(isSameObject)
+    let view = DebuggerView(subscription)
+    #expect(view.description == "SwitchToLatest")
+    #expect(view.playgroundDescription == "SwitchToLatest")
+    #expect(view.labels == [])
+  }
+
+  @Test("an inner publisher's subscriber shows SwitchToLatest and names its parent subscription")
+  func innerSubscriberReflection() throws {
+    let upstream = AttachedSubscriberUpstream<AttachedSubscriberUpstream<Int, Never>, Never>()
+    let inner = AttachedSubscriberUpstream<Int, Never>()
+    let keeper = SubscriptionKeeper<Int, Never>()
+    upstream.switchToLatest().subscribe(keeper)
+    upstream.send(subscription: NamedTestSubscription())
+    upstream.send(inner)
+    let innerSubscriber = try #require(inner.attached)
+    #expect(!(innerSubscriber is any Subscription))
+    let view = DebuggerView(innerSubscriber)
+    #expect(view.description == "SwitchToLatest")
+    #expect(view.playgroundDescription == "SwitchToLatest")
+    #expect(view.labels == ["parentSubscription"])
+    let parent = view.child("parentSubscription") as? CombineIdentifier
+    #expect(parent == (try #require(keeper.subscription)).combineIdentifier)
+  }
 }

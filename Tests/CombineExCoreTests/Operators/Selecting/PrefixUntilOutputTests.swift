@@ -286,4 +286,34 @@ struct PrefixUntilOutputTests {
     values.send(1)
     #expect(subscriber.events == ["1"])
   }
+
+  // MARK: Reflection
+
+  @Test("its subscribers and its subscription show no description, mirror or playground value")
+  func reflection() throws {
+    let upstream = AttachedSubscriberUpstream<Int, Never>()
+    let other = AttachedSubscriberUpstream<Int, Never>()
+    let keeper = SubscriptionKeeper<Int, Never>()
+    upstream.prefix(untilOutputFrom: other).subscribe(keeper)
+    let attached = try #require(upstream.attached)
+    #expect(DebuggerView(attached).isPlain)
+    #expect(DebuggerView(try #require(other.attached)).isPlain)
+    upstream.send(subscription: NamedTestSubscription())
+    let subscription = try #require(keeper.subscription)
+    #expect(DebuggerView(subscription).isPlain)
+    #expect(subscription.combineIdentifier == (attached as? any Subscriber)?.combineIdentifier)
+  }
+
+  @Test("the subscription in front of the driver passes the requests and the cancel on")
+  func plainSubscriptionForwards() throws {
+    let upstream = ScriptedUpstream<Int, Never>()
+    let other = PassthroughSubject<Void, Never>()
+    let keeper = SubscriptionKeeper<Int, Never>()
+    upstream.prefix(untilOutputFrom: other).subscribe(keeper)
+    let subscription = try #require(keeper.subscription)
+    subscription.request(.max(2))
+    #expect(upstream.requests == [.max(2)])
+    subscription.cancel()
+    #expect(upstream.cancels == 1)
+  }
 }

@@ -28,6 +28,20 @@ final class CountingConnectable: ConnectablePublisher, @unchecked Sendable {
   }
 }
 
+/// A connectable publisher that keeps the subscriber attached to it, for reflection tests.
+private final class KeepingConnectable: ConnectablePublisher {
+  typealias Output = Int
+  typealias Failure = Never
+
+  let upstream = AttachedSubscriberUpstream<Int, Never>()
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    upstream.receive(subscriber: subscriber)
+  }
+
+  func connect() -> any Cancellable { AnyCancellable {} }
+}
+
 @Suite("autoconnect()")
 struct AutoconnectTests {
   @Test("the first subscriber connects; later ones share the connection")
@@ -176,5 +190,44 @@ struct AutoconnectTests {
     #expect(!upstream.isConnected)
     #expect(upstream.connects == upstream.disconnects)
     #expect(upstream.connects >= 1)
+  }
+
+  // MARK: Reflection
+
+  @Test("the subscriber attached upstream shows Autoconnect, the autoconnect and the downstream")
+  func subscriberReflection() throws {
+    let connectable = KeepingConnectable()
+    let autoconnected = connectable.autoconnect()
+    let keeper = SubscriptionKeeper<Int, Never>()
+    autoconnected.subscribe(keeper)
+    let attached = try #require(connectable.upstream.attached)
+    let view = DebuggerView(attached)
+    #expect(view.description == "Autoconnect")
+    #expect(view.playgroundDescription == "Autoconnect")
+    #expect(view.labels == ["parent", "downstream"])
+    // (Compared outside #expect: the macro's `===` on `AnyObject` crashes Swift 6.3's SILGen.)
+    let parentIsAutoconnect = view.child("parent") as AnyObject === autoconnected
+    let downstreamIsKeeper = view.child("downstream") as AnyObject === keeper
+    #expect(parentIsAutoconnect)
+    #expect(downstreamIsKeeper)
+    connectable.upstream.send(subscription: NamedTestSubscription())
+    try #require(keeper.subscription).cancel()
+    // Released once the subscriber left.
+    #expect(DebuggerView(attached).child("downstream").map { "\($0)" } == "nil")
+  }
+
+  @Test("a subscriber's subscription shows the upstream's, with its identifier and no mirror")
+  func subscriptionReflection() throws {
+    let connectable = KeepingConnectable()
+    let keeper = SubscriptionKeeper<Int, Never>()
+    connectable.autoconnect().subscribe(keeper)
+    let upstreamSubscription = NamedTestSubscription()
+    connectable.upstream.send(subscription: upstreamSubscription)
+    let subscription = try #require(keeper.subscription)
+    let view = DebuggerView(subscription)
+    #expect(view.description == "NamedTestSubscription")
+    #expect(view.playgroundDescription == "NamedTestSubscription")
+    #expect(view.children == nil)
+    #expect(subscription.combineIdentifier == upstreamSubscription.combineIdentifier)
   }
 }

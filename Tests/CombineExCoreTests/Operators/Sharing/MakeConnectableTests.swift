@@ -135,4 +135,15 @@ struct MakeConnectableTests {
     #expect(weakOwner == nil)
     connection.cancel()
   }
+
+  @Test("a subscriber's subscription shows Multicast, as in Combine, with no children")
+  func subscriptionReflection() throws {
+    let connectable = PassthroughSubject<Int, Never>().makeConnectable()
+    let keeper = SubscriptionKeeper<Int, Never>()
+    connectable.subscribe(keeper)
+    let view = DebuggerView(try #require(keeper.subscription))
+    #expect(view.description == "Multicast")
+    #expect(view.playgroundDescription == "Multicast")
+    #expect(view.labels == [])
+  }
 }

@@ -127,6 +127,17 @@ struct MulticastTests {
     #expect(description == "Multicast")
   }
 
+  @Test("a subscriber's subscription shows Multicast as its playground value, and no children")
+  func subscriptionReflection() throws {
+    let multicast = PassthroughSubject<Int, Never>().multicast { PassthroughSubject<Int, Never>() }
+    let keeper = SubscriptionKeeper<Int, Never>()
+    multicast.subscribe(keeper)
+    let view = DebuggerView(try #require(keeper.subscription))
+    #expect(view.description == "Multicast")
+    #expect(view.playgroundDescription == "Multicast")
+    #expect(view.labels == [])
+  }
+
   @Test("the demand a subscriber returns for a value is requested from the subject")
   func returnedDemandReachesSubject() {
     let upstream = PassthroughSubject<Int, Never>()

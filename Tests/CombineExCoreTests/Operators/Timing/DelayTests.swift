@@ -220,4 +220,14 @@ struct DelayTests {
       #expect(recorder.values == Array(0..<200))
     }
   }
+
+  @Test("its subscriber and subscription show no description, mirror or playground value")
+  func reflection() throws {
+    let upstream = AttachedSubscriberUpstream<Int, Never>()
+    let keeper = SubscriptionKeeper<Int, Never>()
+    upstream.delay(for: .seconds(1), scheduler: DispatchQueue.test).subscribe(keeper)
+    #expect(DebuggerView(try #require(upstream.attached)).isPlain)
+    upstream.send(subscription: NamedTestSubscription())
+    #expect(DebuggerView(try #require(keeper.subscription)).isPlain)
+  }
 }
