@@ -12,17 +12,17 @@ import Synchronization
 /// Re-entrant `request` calls from inside `receive(_:)` find `draining` set and only add
 /// demand, so the loop delivers iteratively instead of recursing.
 ///
-/// ## Starting in specialized code
-/// The state starts with `draining` set, owned by the publisher's `receive(subscriber:)`. The
-/// subscriber's first `request`, made from inside `receive(subscription:)`, therefore only adds
-/// demand; when `receive(subscription:)` returns, `receive(subscriber:)` runs the loop itself.
-/// That call site knows the subscription's concrete type, so the loop runs as code specialized
-/// for the whole pipeline, instead of the generic code that a call through
-/// `any Subscription` reaches. This is what makes synchronous pipelines fast.
+/// ## Delivering from specialized code
+/// As in Combine, values go out from inside the `request(_:)` that asks for them, even one made
+/// from inside `receive(subscription:)`. That call arrives through `any Subscription`, in the
+/// generic code of the subscription class; the subscriptions therefore run their loop through a
+/// closure without captures made in the publisher's (specialized) `receive(subscriber:)`, so that
+/// the loop runs as code specialized for the whole pipeline. This is what makes synchronous
+/// pipelines fast.
 @usableFromInline
 struct DrainState: ~Copyable {
   @usableFromInline
-  let word = Atomic<UInt>(DrainState.draining)
+  let word = Atomic<UInt>(0)
 
   @usableFromInline
   static var demandMask: UInt { (1 << 62) - 1 }
@@ -79,6 +79,25 @@ struct DrainState: ~Copyable {
     }
     return false
   }
+
+  /// Takes the drainer role to read the state the drainer owns (a description, a mirror), if
+  /// nobody holds it and the subscription is live. The caller gives it back with
+  /// ``stopDraining()``, and runs the loop itself if that returns `false`.
+  @inlinable
+  func borrow() -> Bool {
+    var current = word.load(ordering: .relaxed)
+    while current & (Self.draining | Self.cancelled) == 0 {
+      let (exchanged, original) = word.compareExchange(
+        expected: current, desired: current | Self.draining, ordering: .acquiringAndReleasing)
+      if exchanged { return true }
+      current = original
+    }
+    return false
+  }
+
+  /// Whether the subscription was cancelled or finished.
+  @inlinable
+  var isEnded: Bool { word.load(ordering: .acquiring) & Self.cancelled != 0 }
 
   /// Marks the subscription cancelled (or finished). Returns `true` if the caller must clean up:
   /// nobody was draining, so the caller now owns the state. A drainer cleans up itself when it

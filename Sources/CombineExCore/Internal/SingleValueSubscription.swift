@@ -4,9 +4,11 @@ import Synchronization
 /// `Result.Publisher`, `Optional.Publisher`): the value goes out on the first demand, followed
 /// by `.finished`; cancel before that delivers nothing.
 ///
-/// Like ``DrainState``, it starts owned by the publisher's `receive(subscriber:)`, which calls
-/// ``start()`` after `receive(subscription:)` returns, so that the common case (demand requested
-/// during subscription) delivers from code specialized for the pipeline.
+/// As in Combine, the value is delivered from inside the `request(_:)` that asks for it, even
+/// one made from inside `receive(subscription:)`: a subscriber that requests and then cancels
+/// there has received the value and the completion before its cancel. The delivery is still
+/// specialized for the pipeline: it runs in the `delivery` closure, created in the publisher's
+/// (specialized) `receive(subscriber:)`.
 ///
 /// The class is not generic: the subscriber and the value live in the context of the
 /// `delivery` closure, created in specialized code. A generic class's deinitializer is never
@@ -14,17 +16,19 @@ import Synchronization
 /// metadata in the runtime's cache on every subscription (about a thousand instructions, a
 /// third of a `Just(x).map.sink` and cancel).
 @usableFromInline
-final class SingleValueSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class SingleValueSubscription: Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
   // @unchecked Sendable: `phase` decides, atomically, the one thread that may touch `delivery`
   // after initialization, so its accesses need no runtime exclusivity checks.
   /// Where the subscription is in its life; the raw values of an atomic.
   @usableFromInline
   enum Phase: UInt8 {
-    /// Inside `receive(subscriber:)`, before ``start()``; no demand yet.
-    case starting
-    /// Inside `receive(subscriber:)`, and demand arrived: ``start()`` delivers.
-    case startingWithDemand
-    /// Started, waiting for demand.
+    /// Held by a reader of the mirror (it reads the value through `delivery`); no demand yet.
+    case held
+    /// Held by a reader of the mirror, and demand arrived: the reader delivers when done.
+    case heldWithDemand
+    /// Waiting for demand.
     case waiting
     /// Delivered or cancelled.
     case done
@@ -33,17 +37,27 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
     case delivering
   }
 
+  /// What a call of `delivery` does.
   @usableFromInline
-  let phase = Atomic<UInt8>(Phase.starting.rawValue)
+  enum Action: UInt8 {
+    /// Sends the value, then `.finished` unless the subscriber cancelled meanwhile.
+    case deliver
+    /// Tells the subscriber that no delivery will run (after a cancel).
+    case detach
+    /// Returns the value, for the mirror; delivers nothing.
+    case reflect
+  }
 
-  /// Sends the value to the subscriber, then `.finished` unless it cancelled meanwhile; holds
-  /// the subscriber and the value until it runs or the subscription is cancelled. Called with
-  /// `false` after a cancel, it only tells the subscriber that no delivery will run (see
-  /// `handOver(_:reportingDetachTo:)`, with which the publishers hand this
-  /// subscription over).
+  @usableFromInline
+  let phase = Atomic<UInt8>(Phase.waiting.rawValue)
+
+  /// Acts on the subscriber and the value (see ``Action``); returns the value for `.reflect`
+  /// only. Holds the subscriber and the value until a delivery or a detach runs. With
+  /// `.detach`, it only tells the subscriber that no delivery will run (see
+  /// `handOver(_:reportingDetachTo:)`, with which the publishers hand this subscription over).
   @usableFromInline
   @exclusivity(unchecked)
-  var delivery: ((SingleValueSubscription, _ delivers: Bool) -> Void)?
+  var delivery: ((SingleValueSubscription, Action) -> Any?)?
 
   /// Its `description`, as Combine's: "Just", "Optional" or "Once" (`Result.Publisher`).
   @usableFromInline
@@ -54,34 +68,36 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
     downstream: Downstream, value: Downstream.Input, name: StaticString = "Just"
   ) {
     self.name = name
-    delivery = { subscription, delivers in
-      guard delivers else { return reportDetach(to: downstream) }
-      _ = downstream.receive(value)
-      if subscription.endDelivery() {
-        downstream.receive(completion: .finished)
-      } else {
+    delivery = { subscription, action in
+      switch action {
+      case .deliver:
+        _ = downstream.receive(value)
+        if subscription.endDelivery() {
+          downstream.receive(completion: .finished)
+        } else {
+          reportDetach(to: downstream)
+        }
+      case .detach:
         reportDetach(to: downstream)
+      case .reflect:
+        return value
       }
+      return nil
     }
   }
 
   @usableFromInline
   var description: String { "\(name)" }
 
-  /// Ends the start phase: delivers if demand arrived meanwhile, cleans up if cancelled.
-  @inlinable
-  func start() {
-    let (exchanged, original) = phase.compareExchange(
-      expected: Phase.starting.rawValue, desired: Phase.waiting.rawValue,
-      ordering: .acquiringAndReleasing)
-    if exchanged { return }
-    if original == Phase.startingWithDemand.rawValue {
-      phase.store(Phase.delivering.rawValue, ordering: .releasing)
-      deliver()
-    } else {
-      detach()
-    }
+  /// As Combine's: one unlabelled child, the value, until it is delivered (or cancelled).
+  @usableFromInline
+  var customMirror: Mirror {
+    let value = reflectedValue()
+    return Mirror(self, unlabeledChildren: value.map { [$0] } ?? [])
   }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
@@ -92,7 +108,7 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
     while true {
       let next: Phase
       switch Phase(rawValue: current) {
-      case .starting: next = .startingWithDemand
+      case .held: next = .heldWithDemand
       case .waiting: next = .delivering
       default: return
       }
@@ -109,9 +125,33 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
   @inlinable
   func cancel() {
     let previous = phase.exchange(Phase.done.rawValue, ordering: .acquiringAndReleasing)
-    // While starting, the starter owns `delivery` and cleans up in `start()`; while
-    // delivering, `deliver()` already took it, and `endDelivery()` sees the cancel.
+    // While held, the reader owns `delivery` and cleans up when it lets go; while delivering,
+    // `deliver()` already took it, and `endDelivery()` sees the cancel.
     if previous == Phase.waiting.rawValue { detach() }
+  }
+
+  /// The value, read while no delivery can start; `nil` once delivered or cancelled, or while a
+  /// delivery runs. A request made meanwhile is served here when the read ends (by the
+  /// reading thread), a cancel cleans up here.
+  @usableFromInline
+  func reflectedValue() -> Any? {
+    let (exchanged, _) = phase.compareExchange(
+      expected: Phase.waiting.rawValue, desired: Phase.held.rawValue,
+      ordering: .acquiringAndReleasing)
+    guard exchanged else { return nil }
+    let value = delivery?(self, .reflect) ?? nil
+    let (released, original) = phase.compareExchange(
+      expected: Phase.held.rawValue, desired: Phase.waiting.rawValue,
+      ordering: .acquiringAndReleasing)
+    if !released {
+      if original == Phase.heldWithDemand.rawValue {
+        phase.store(Phase.delivering.rawValue, ordering: .releasing)
+        deliver()
+      } else {
+        detach()
+      }
+    }
+    return value
   }
 
   /// After a cancel, with no delivery running: tells the subscriber, and lets go of it.
@@ -119,7 +159,7 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
   func detach() {
     let delivery = self.delivery
     self.delivery = nil
-    delivery?(self, false)
+    _ = delivery?(self, .detach)
   }
 
   /// Runs the delivery once, releasing the subscriber and the value when it returns (rule 2:
@@ -128,7 +168,7 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, @unc
   func deliver() {
     let delivery = self.delivery
     self.delivery = nil
-    delivery?(self, true)
+    _ = delivery?(self, .deliver)
   }
 
   /// Called after the value was delivered: whether the completion follows (no cancel came).

@@ -25,7 +25,6 @@ public struct Just<Output>: Publisher {
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
     let subscription = SingleValueSubscription(downstream: subscriber, value: output)
     handOver(subscription, reportingDetachTo: subscriber)
-    subscription.start()
   }
 }
 

@@ -57,7 +57,6 @@ extension Optional {
         let subscription = SingleValueSubscription(
           downstream: subscriber, value: output, name: "Optional")
         handOver(subscription, reportingDetachTo: subscriber)
-        subscription.start()
       } else {
         completeAtOnce(subscriber, with: .finished)
       }

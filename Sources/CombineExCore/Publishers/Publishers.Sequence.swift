@@ -46,13 +46,11 @@ extension Publishers {
     where Failure == S.Failure, Elements.Element == S.Input {
       var iterator = sequence.makeIterator()
       if let first = iterator.next() {
+        // The loop runs from inside `request(_:)`, as specialized code (see DrainState).
         let subscription = SequenceSubscription(
-          downstream: subscriber, first: first, rest: iterator)
+          downstream: subscriber, sequence: sequence, first: first, rest: iterator)
         // The subscription reports detach: `cleanUp()` runs when no delivery does.
         handOver(subscription, reportingDetachTo: subscriber)
-        // Demand requested during `receive(subscription:)` is served here, by specialized code
-        // (see DrainState).
-        subscription.produce()
       } else {
         completeAtOnce(subscriber, with: .finished)
       }
@@ -64,14 +62,27 @@ extension Publishers.Sequence: Equatable where Elements: Equatable {}
 extension Publishers.Sequence: Sendable where Elements: Sendable {}
 
 /// The subscription of `Publishers.Sequence`: a lock-free production loop over ``DrainState``.
+///
+/// As Combine's, it shows its sequence as its description and in its mirror (child
+/// `sequence`) until it ends, then "Sequence" and an empty `sequence`.
 @usableFromInline
-final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>:
-  Subscription, CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == Iterator.Element {
-  // @unchecked Sendable: `drain` is atomic; `iterator`, `upcoming` and `downstream` are touched
-  // only by the thread that owns the drainer role (or, after cancel, the one that cleans up).
+final class SequenceSubscription<
+  Downstream: Subscriber, Elements: Sequence, Iterator: IteratorProtocol
+>:
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+where Downstream.Input == Iterator.Element, Elements.Element == Iterator.Element {
+  // @unchecked Sendable: `drain` is atomic; `iterator`, `upcoming`, `downstream` and `sequence`
+  // are touched only by the thread that owns the drainer role (or, after cancel, the one that
+  // cleans up).
   @usableFromInline
   let drain = DrainState()
+
+  /// Runs ``produce()``: a closure without captures, made in specialized code, so that a
+  /// `request(_:)` that reaches this class through `any Subscription` runs the specialized
+  /// loop.
+  @usableFromInline
+  let producer: (SequenceSubscription) -> Void
 
   @usableFromInline
   var iterator: Iterator
@@ -83,20 +94,48 @@ where Downstream.Input == Iterator.Element {
   @usableFromInline
   var downstream: Downstream?
 
+  /// The publisher's sequence, for the description and the mirror; released at the end.
+  @usableFromInline
+  var sequence: Elements?
+
   @inlinable
-  init(downstream: Downstream, first: Iterator.Element, rest: Iterator) {
+  init(downstream: Downstream, sequence: Elements, first: Iterator.Element, rest: Iterator) {
     self.downstream = downstream
+    self.sequence = sequence
     upcoming = first
     iterator = rest
+    producer = { $0.produce() }
   }
 
   @usableFromInline
-  var description: String { "Sequence" }
+  var description: String {
+    reading { $0.map { String(describing: $0) } } ?? "Sequence"
+  }
+
+  @usableFromInline
+  var customMirror: Mirror {
+    let sequence: Elements? = reading { $0 }
+    let child: Any = sequence.map { $0 as Any } ?? [Elements.Element]()
+    return Mirror(self, children: ["sequence": child])
+  }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+
+  /// Reads the sequence while holding the drainer role; `nil` once ended, or while a delivery
+  /// runs (the description is then the name alone).
+  @usableFromInline
+  func reading<T>(_ read: (Elements?) -> T?) -> T? {
+    guard drain.borrow() else { return nil }
+    let result = read(sequence)
+    if !drain.stopDraining() { producer(self) }
+    return result
+  }
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     guard demand != .none, drain.add(demand) else { return }
-    produce()
+    producer(self)
   }
 
   @inlinable
@@ -153,5 +192,6 @@ where Downstream.Input == Iterator.Element {
     if let downstream { reportDetach(to: downstream) }
     downstream = nil
     upcoming = nil
+    sequence = nil
   }
 }

@@ -52,12 +52,10 @@ public struct Record<Output, Failure: Error>: Publisher {
       subscriber.receive(completion: recording.completion)
       return
     }
+    // The loop runs from inside `request(_:)`, as specialized code (see DrainState).
     let subscription = RecordSubscription(
       downstream: subscriber, output: output, completion: recording.completion)
     subscriber.receive(subscription: subscription)
-    // Demand requested during `receive(subscription:)` is served here, by specialized code
-    // (see DrainState).
-    subscription.produce()
   }
 }
 
@@ -153,20 +151,28 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
 
 /// The subscription of ``Record``: a lock-free production loop over ``DrainState`` that
 /// delivers the recorded values as demanded, then the recorded completion.
+/// The subscription of ``Record``: a lock-free production loop over ``DrainState``.
+///
+/// As Combine's, it shows the recorded values as its description and in its mirror (children
+/// `sequence` and `completion`) until it ends, then "Cancelled Events" and no values.
 @usableFromInline
 final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-  @unchecked Sendable
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked Sendable: `drain` is atomic; `output`, `index` and `downstream` are touched only
   // by the thread that owns the drainer role (or, after cancel, the one that cleans up).
   @usableFromInline
   let drain = DrainState()
 
-  /// The recorded values (never empty while live).
+  /// Runs ``produce()``: a closure without captures, made in specialized code, so that a
+  /// `request(_:)` that reaches this class through `any Subscription` runs the specialized
+  /// loop.
+  @usableFromInline
+  let producer: (RecordSubscription) -> Void
+
   @usableFromInline
   var output: [Downstream.Input]
 
-  /// The index of the next value to deliver.
   @usableFromInline
   var index = 0
 
@@ -184,16 +190,37 @@ final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStri
     self.downstream = downstream
     self.output = output
     self.completion = completion
+    producer = { $0.produce() }
   }
 
-  /// As in Combine: the recorded values.
   @usableFromInline
-  var description: String { "\(output)" }
+  var description: String {
+    if drain.isEnded { return "Cancelled Events" }
+    return reading { "\($0)" } ?? "Record"
+  }
+
+  @usableFromInline
+  var customMirror: Mirror {
+    Mirror(self, children: ["sequence": reading { $0 } ?? [], "completion": completion])
+  }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+
+  /// Reads the recorded values while holding the drainer role; `nil` once ended, or while a
+  /// delivery runs.
+  @usableFromInline
+  func reading<T>(_ read: ([Downstream.Input]) -> T) -> T? {
+    guard drain.borrow() else { return nil }
+    let result = read(output)
+    if !drain.stopDraining() { producer(self) }
+    return result
+  }
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     guard demand != .none, drain.add(demand) else { return }
-    produce()
+    producer(self)
   }
 
   @inlinable
@@ -201,8 +228,7 @@ final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStri
     if drain.cancel() { cleanUp() }
   }
 
-  /// The production loop, run by the drainer only. The position lives in a local while the
-  /// loop runs and is written back when it pauses for demand.
+  /// The production loop, run by the drainer only.
   @inlinable
   func produce() {
     guard let downstream else {
@@ -242,15 +268,4 @@ final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStri
     downstream = nil
     output = []
   }
-}
-
-// As in Combine: the recorded values (`sequence`) and completion.
-extension RecordSubscription: CustomReflectable, CustomPlaygroundDisplayConvertible {
-  @usableFromInline
-  var customMirror: Mirror {
-    Mirror(self, children: ["sequence": output, "completion": completion])
-  }
-
-  @usableFromInline
-  var playgroundDescription: Any { description }
 }

@@ -67,7 +67,6 @@ extension Result {
         let subscription = SingleValueSubscription(
           downstream: subscriber, value: output, name: "Once")
         handOver(subscription, reportingDetachTo: subscriber)
-        subscription.start()
       case .failure(let failure):
         completeAtOnce(subscriber, with: .failure(failure))
       }

@@ -36,4 +36,125 @@ struct SingleValueSubscriptionTests {
         AnySubscriber(receiveSubscription: { $0.request(.none) }))
     }
   }
+
+  @Test("a request, then a cancel, inside receive(subscription:) delivers the value and .finished")
+  func requestThenCancelDuringSubscription() {
+    for publisher in singleValuePublishers(7) {
+      var events: [String] = []
+      publisher.subscribe(
+        AnySubscriber<Int, Never>(
+          receiveSubscription: { subscription in
+            events.append("request")
+            subscription.request(.max(1))
+            events.append("returned")
+            subscription.cancel()
+          },
+          receiveValue: { value in
+            events.append("\(value)")
+            return .none
+          },
+          receiveCompletion: { _ in events.append("finished") }))
+      #expect(events == ["request", "7", "finished", "returned"])
+    }
+  }
+
+  @Test("a cancel, then a request, inside receive(subscription:) delivers nothing")
+  func cancelThenRequestDuringSubscription() {
+    for publisher in singleValuePublishers(7) {
+      var events: [String] = []
+      publisher.subscribe(
+        AnySubscriber<Int, Never>(
+          receiveSubscription: { subscription in
+            subscription.cancel()
+            subscription.request(.max(1))
+          },
+          receiveValue: { value in
+            events.append("\(value)")
+            return .none
+          },
+          receiveCompletion: { _ in events.append("finished") }))
+      #expect(events.isEmpty)
+    }
+  }
+
+  @Test("a request made from inside receive(_:) delivers nothing more")
+  func reentrantRequest() {
+    for publisher in singleValuePublishers(7) {
+      var events: [String] = []
+      var subscription: (any Subscription)?
+      publisher.subscribe(
+        AnySubscriber<Int, Never>(
+          receiveSubscription: {
+            subscription = $0
+            $0.request(.unlimited)
+          },
+          receiveValue: { value in
+            subscription?.request(.unlimited)
+            events.append("\(value)")
+            return .none
+          },
+          receiveCompletion: { _ in events.append("finished") }))
+      #expect(events == ["7", "finished"])
+    }
+  }
+
+  @Test("the mirror shows the value, unlabelled, until it is delivered; playgrounds show the name")
+  func mirror() throws {
+    let names = ["Just", "Optional", "Once"]
+    for (publisher, name) in zip(singleValuePublishers(42), names) {
+      var subscription: (any Subscription)?
+      publisher.subscribe(
+        AnySubscriber<Int, Never>(
+          receiveSubscription: { subscription = $0 }, receiveValue: nil, receiveCompletion: nil))
+      let waiting = Mirror(reflecting: try #require(subscription))
+      #expect(waiting.children.map(\.label) == [nil])
+      #expect(waiting.children.map { "\($0.value)" } == ["42"])
+      let playground =
+        (subscription as? any CustomPlaygroundDisplayConvertible)?
+        .playgroundDescription as? String
+      #expect(playground == name)
+      subscription?.request(.max(1))
+      #expect(Mirror(reflecting: try #require(subscription)).children.isEmpty)
+    }
+  }
+
+  @Test("stress: a mirror read while another thread requests delivers the value once")
+  func stressMirrorWhileRequesting() async {
+    for _ in 0..<200 {
+      let values = LockedBox(0)
+      let box = LockedBox<(any Subscription)?>(nil)
+      Just(1).subscribe(
+        AnySubscriber<Int, Never>(
+          receiveSubscription: { subscription in box.withLock { $0 = subscription } },
+          receiveValue: { _ in
+            values.withLock { $0 += 1 }
+            return .none
+          },
+          receiveCompletion: nil))
+      let subscription = SendableSubscription(box.withLock { $0 })
+      await concurrentPerform(2) { index in
+        if index == 0 {
+          subscription.value?.request(.max(1))
+        } else {
+          _ = subscription.value.map { Mirror(reflecting: $0).children.count }
+        }
+      }
+      #expect(values.withLock { $0 } == 1)
+    }
+  }
+}
+
+/// The three publishers that share the single-value subscription, each publishing `value`.
+private func singleValuePublishers(_ value: Int) -> [AnyPublisher<Int, Never>] {
+  [
+    Just(value).eraseToAnyPublisher(), Optional(value).publisher.eraseToAnyPublisher(),
+    Result<Int, Never>.success(value).publisher.eraseToAnyPublisher(),
+  ]
+}
+
+/// Hands a subscription to the stress test's threads (the core's subscriptions are thread safe).
+private struct SendableSubscription: @unchecked Sendable {
+  // @unchecked Sendable: subscriptions are safe to call from any thread (rule 5).
+  let value: (any Subscription)?
+  init(_ value: (any Subscription)?) { self.value = value }
 }

@@ -124,6 +124,76 @@ struct RecordTests {
     #expect(completions == 0)
   }
 
+  @Test("a request made inside receive(subscription:) delivers before it returns, as in Combine")
+  func deliversInsideRequestDuringSubscription() {
+    var events: [String] = []
+    var subscription: (any Subscription)?
+    Record<Int, Never>(output: [1, 2, 3], completion: .finished).subscribe(
+      AnySubscriber<Int, Never>(
+        receiveSubscription: {
+          subscription = $0
+          events.append("request")
+          $0.request(.max(1))
+          events.append("returned")
+          $0.cancel()
+        },
+        receiveValue: { value in
+          events.append("\(value)")
+          return .none
+        },
+        receiveCompletion: { _ in events.append("finished") }))
+    subscription?.request(.max(1))
+    #expect(events == ["request", "1", "returned"])
+  }
+
+  @Test("a request made inside receive(_:) delivers iteratively, without recursion")
+  func reentrantRequestIsIterative() {
+    var values: [Int] = []
+    var depth = 0
+    var deepest = 0
+    var completions = 0
+    var subscription: (any Subscription)?
+    Record<Int, Never>(output: [1, 2, 3, 4, 5], completion: .finished).subscribe(
+      AnySubscriber<Int, Never>(
+        receiveSubscription: {
+          subscription = $0
+          $0.request(.none)
+          $0.request(.max(1))
+        },
+        receiveValue: { value in
+          depth += 1
+          deepest = max(deepest, depth)
+          values.append(value)
+          subscription?.request(.max(1))
+          depth -= 1
+          return .none
+        },
+        receiveCompletion: { _ in completions += 1 }))
+    #expect(values == [1, 2, 3, 4, 5])
+    #expect(deepest == 1)
+    #expect(completions == 1)
+  }
+
+  @Test("describes itself by its values until it ends, then as Cancelled Events, as Combine does")
+  func description() throws {
+    var subscription: (any Subscription)?
+    Record<Int, TestError>(output: [1, 2], completion: .failure(TestError(1))).subscribe(
+      AnySubscriber<Int, TestError>(
+        receiveSubscription: { subscription = $0 }, receiveValue: nil, receiveCompletion: nil))
+    let received = try #require(subscription)
+    #expect("\(received)" == "[1, 2]")
+    let live = Mirror(reflecting: received)
+    #expect(live.children.map(\.label) == ["sequence", "completion"])
+    #expect(live.children.map { "\($0.value)" } == ["[1, 2]", "failure(TestError(1))"])
+    let playground =
+      (received as? any CustomPlaygroundDisplayConvertible)?
+      .playgroundDescription as? String
+    #expect(playground == "[1, 2]")
+    received.request(.unlimited)
+    #expect("\(received)" == "Cancelled Events")
+    #expect(Mirror(reflecting: received).children.map { "\($0.value)" }.first == "[]")
+  }
+
   @Test("cancel releases the subscriber")
   func cancelReleases() {
     weak var weakOwner: TestOwner?
