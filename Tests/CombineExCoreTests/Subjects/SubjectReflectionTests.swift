@@ -192,15 +192,25 @@ struct SubjectReflectionTests {
     }
     let coherent = LockedBox(true)
     let box = UncheckedBox((subject, keepers))
-    await concurrentPerform(16) { iteration in
+    // Four threads send (each cancels one subscriber halfway, once its reader has started)
+    // while four others read the mirrors of the subscribers being cancelled.
+    let readersStarted = (0..<4).map { _ in DispatchSemaphore(value: 0) }
+    await concurrentPerform(8) { iteration in
       let (subject, keepers) = box.value
-      let keeper = keepers[iteration % keepers.count]
-      if iteration < 8 {
-        for value in 0..<200 { subject.send(value) }
-        if iteration % 2 == 0 { keeper.subscription?.cancel() }
+      let keeper = keepers[iteration - iteration % 2]
+      let readerStarted = readersStarted[iteration / 2]
+      if iteration % 2 == 0 {
+        for value in 0..<400 {
+          subject.send(value)
+          if value == 200 {
+            _ = readerStarted.wait(timeout: .now() + 5)
+            keeper.subscription?.cancel()
+          }
+        }
         return
       }
-      for _ in 0..<200 {
+      for read in 0..<400 {
+        if read == 1 { readerStarted.signal() }
         // One mirror: the subject and the subscriber are shown together, or neither.
         let mirror = keeper.subscription.flatMap { ($0 as? any CustomReflectable)?.customMirror }
         let shown = mirror?.children.map { String(describing: $0.value) } ?? []
