@@ -108,7 +108,7 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureWaiter<
     case starting
     /// Subscribed: deliver as soon as the result (and, for a value, demand) is there.
     case live
-    /// Sending the value: a cancel now only moves to `done`, which keeps `.finished` from
+    /// Sending the result: a cancel now only moves to `done`, which keeps `.finished` from
     /// being sent after it (rule 2, even for a cancel made inside `receive(_:)`).
     case delivering
     /// Delivered or cancelled.
@@ -118,6 +118,10 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureWaiter<
   private let lock = Lock()
   private var phase = Phase.starting
   private var hasDemand = false
+  /// Whether the result was delivered on a request (the promise had been called before): as
+  /// Combine's, the mirror then still shows the future once done. (The subscription holds the
+  /// future weakly, so showing it keeps nothing alive.)
+  private var deliveredOnRequest = false
   private var result: Result<Output, Failure>?
   private var downstream: Downstream?
   private weak var future: Future<Output, Failure>?
@@ -155,7 +159,9 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureWaiter<
     let delivery = lock.withLock { () -> (Downstream, Result<Output, Failure>)? in
       guard phase != .done else { return nil }
       hasDemand = true
-      return takeDeliveryIfReady()
+      let delivery = takeDeliveryIfReady()
+      if delivery != nil { deliveredOnRequest = true }
+      return delivery
     }
     deliver(delivery)
   }
@@ -194,24 +200,28 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureWaiter<
     switch result {
     case .success(let value):
       _ = downstream.receive(value)
-      let finish = lock.withLock { () -> Bool in
-        defer { phase = .done }
-        return phase == .delivering
-      }
+      // Still `delivering` unless the subscriber cancelled meanwhile.
+      let finish = lock.withLock { phase == .delivering }
       if finish { downstream.receive(completion: .finished) }
     case .failure(let error):
-      lock.withLock { phase = .done }
       downstream.receive(completion: .failure(error))
     }
+    // `delivering` until the completion was received (a cancel meanwhile only ends it early):
+    // the mirror shows the future to the subscriber receiving it, as Combine's does.
+    lock.withLock { phase = .done }
   }
 }
 
 // As in Combine: the future (as `parent` and `subject`), the downstream and whether it asked
-// for anything; all `nil` once the subscription ended.
+// for anything; all `nil` once the subscription ended, but for the future after a result
+// delivered on a request.
 extension FutureSubscription: CustomReflectable, CustomPlaygroundDisplayConvertible {
   var customMirror: Mirror {
     let (future, downstream, hasDemand) = lock.withLock {
-      (phase == .done ? nil : self.future, self.downstream, self.hasDemand)
+      (
+        phase == .done && !deliveredOnRequest ? nil : self.future, self.downstream,
+        self.hasDemand
+      )
     }
     return Mirror(
       self,

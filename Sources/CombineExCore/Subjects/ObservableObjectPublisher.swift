@@ -21,8 +21,11 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
   /// The kind of errors this publisher might publish: it cannot fail.
   public typealias Failure = Never
 
+  /// What its subscriptions' `description` says, as Combine's.
+  static var subscriptionName: String { "ObservableObjectPublisher" }
+
   private let subject = PassthroughSubject<Void, Never>(
-    subscriptionName: "ObservableObjectPublisher")
+    subscriptionName: ObservableObjectPublisher.subscriptionName)
 
   /// Creates an observable object publisher.
   public init() {}

@@ -41,6 +41,9 @@ protocol SubscriberSlot: ~Copyable {
 
   /// Tells the subscriber that no delivery runs or will start, and lets go of it.
   mutating func release()
+
+  /// The subscriber as a mirror shows it: `Optional(subscriber)`, or `nil` once released.
+  var reflected: Any { get }
 }
 
 extension HeldSubscriber: SubscriberSlot {
@@ -91,5 +94,13 @@ extension HeldSubscriber: SubscriberSlot {
       return
     }
     self = .released
+  }
+
+  @usableFromInline
+  var reflected: Any {
+    switch self {
+    case .attached(let downstream): return Optional(downstream) as Any
+    case .released: return Optional<Downstream>.none as Any
+    }
   }
 }

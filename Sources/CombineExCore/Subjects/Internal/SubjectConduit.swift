@@ -48,11 +48,12 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
   }
 
   @usableFromInline
-  package var description: String {
-    if let name = subject.subscriptionName { return name }
-    if subject.replayBuffer != nil { return "ReplaySubject" }
-    return subject.replaysCurrentValue ? "CurrentValueSubject" : "PassthroughSubject"
-  }
+  package var description: String { subject.name }
+
+  /// The subscriber as a mirror shows it: `Optional(subscriber)`, or `nil` once the subject
+  /// let go of it. Token holder only (``customMirror``).
+  @usableFromInline
+  var reflectedDownstream: Any { Optional<Any>.none as Any }
 
   // MARK: Called by the token holder (overridden; cold paths)
 
@@ -140,11 +141,14 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
 
   // MARK: Subscription (any thread)
 
+  /// Adds demand, unless the conduit has ended: as in Combine, a mirror shows the demand a
+  /// subscription had when it was cancelled or completed, whatever is requested afterwards.
   @inlinable
   final func addDemand(_ demand: Subscribers.Demand) {
     let added = SubjectConduitState.bits(for: demand)
     var current = state.load(ordering: .relaxed)
     while true {
+      if current & SubjectConduitState.terminated != 0 { return }
       let updated = SubjectConduitState.adding(added, to: current)
       if updated == current { return }
       let (exchanged, original) = state.compareExchange(
@@ -226,6 +230,9 @@ final class SubjectConduitTo<Held: SubscriberSlot & ~Copyable>: SubjectConduit<
   override func release() {
     held.release()
   }
+
+  @usableFromInline
+  override var reflectedDownstream: Any { held.reflected }
 }
 
 /// A conduit to any other subscriber: like Combine, it clears its reference to the subscriber
@@ -271,6 +278,9 @@ final class RetainingSubjectConduitTo<Downstream: Subscriber>: SubjectConduit<
   override func release() {
     downstream = nil
   }
+
+  @usableFromInline
+  override var reflectedDownstream: Any { downstream as Any }
 }
 
 extension SubjectCore {

@@ -26,6 +26,13 @@ enum SubjectConduitState {
     return UInt(count) >= unlimited ? unlimited : UInt(count)
   }
 
+  /// The outstanding demand recorded in `state`.
+  @usableFromInline
+  static func demand(in state: UInt) -> Subscribers.Demand {
+    let bits = state & demandMask
+    return bits == unlimited ? .unlimited : .max(Int(bits))
+  }
+
   /// `state` with `added` more demand, saturating at `.unlimited`.
   @inlinable
   static func adding(_ added: UInt, to state: UInt) -> UInt {

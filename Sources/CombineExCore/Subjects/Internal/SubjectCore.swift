@@ -162,6 +162,19 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   let subscriptionName: String?
 
+  /// The name of the subject's kind: what its subscriptions' `description` says, as Combine's.
+  @usableFromInline
+  var name: String {
+    if let subscriptionName { return subscriptionName }
+    if replayBuffer != nil { return "ReplaySubject" }
+    return replaysCurrentValue ? "CurrentValueSubject" : "PassthroughSubject"
+  }
+
+  /// Whether its subscriptions' mirrors show the subject and the demand (all but an
+  /// `ObservableObjectPublisher`'s, whose mirror in Combine shows the subscriber only).
+  @usableFromInline
+  var reflectsParent: Bool { subscriptionName != ObservableObjectPublisher.subscriptionName }
+
   @inlinable
   package init(
     replaying initialValue: Output?, nestsReentrantDeliveries: Bool = true,
@@ -228,6 +241,27 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       handle(event)  // Re-entrant: nested inside the event being handled.
     } else {
       performContended(event, me: me)
+    }
+  }
+
+  /// Runs `body` holding the delivery token, as an event is handled: at once if this thread
+  /// holds it (nested), otherwise once it is free (waiting for it, as a `send` does). For what
+  /// only the token holder may read, when asked from outside (a subscription's mirror); the
+  /// events queued meanwhile are handled when the token is given back.
+  @usableFromInline
+  func withDeliveryToken<Result>(_ body: () -> Result) -> Result {
+    let me = currentThreadIdentity()
+    while true {
+      let word = token.load(ordering: .acquiring)
+      if word & ~Self.flags == me { return body() }
+      if word == 0 {
+        guard token.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
+        else { continue }
+        let result = body()
+        releaseToken(me)
+        return result
+      }
+      waitForToken(me)
     }
   }
 
