@@ -126,6 +126,16 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   /// delivered (`.none` when another thread delivers).
   @inlinable
   func deliverOne() -> Subscribers.Demand {
+    var demand = Subscribers.Demand.none
+    deliverOne(reportingEach: { demand += $0 })
+    return demand
+  }
+
+  /// ``deliverOne()``, but hands the demand the subscriber returns from each value to
+  /// `returned` as soon as that value is delivered, instead of adding it up: `receive(on:)`,
+  /// `delay` and `timeout` request it from their upstream value by value, as Combine does.
+  @inlinable
+  func deliverOne(reportingEach returned: (Subscribers.Demand) -> Void) {
     // Starting and taking the first event share one critical section: the common case (one
     // event, no other thread) then costs two lock acquisitions, this one and the final step.
     let first = lock.withLock { () -> (Downstream, Event)? in
@@ -135,23 +145,25 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
       delivering = true
       return takeNextLocked()
     }
-    guard let first else { return .none }
-    return deliver(startingWith: first)
+    guard let first else { return }
+    deliver(startingWith: first, reportingEach: returned)
   }
 
-  /// The delivering thread's loop: delivers `first`, then every event credited meanwhile.
+  /// The delivering thread's loop: delivers `first`, then every event credited meanwhile,
+  /// handing the demand returned from each value to `returned`.
   @inlinable
-  func deliver(startingWith first: (Downstream, Event)) -> Subscribers.Demand {
+  func deliver(
+    startingWith first: (Downstream, Event), reportingEach returned: (Subscribers.Demand) -> Void
+  ) {
     var step = first
-    var demand = Subscribers.Demand.none
     while true {
       switch step.1 {
       case .value(let value):
-        demand += step.0.receive(value)
+        returned(step.0.receive(value))
       case .completion(let completion):
         step.0.receive(completion: completion)
       }
-      guard let following = takeNextAfterDelivery(to: step.0) else { return demand }
+      guard let following = takeNextAfterDelivery(to: step.0) else { return }
       step = following
     }
   }
@@ -172,10 +184,10 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   }
 
   /// Enqueues `event` and delivers the oldest waiting event (which is `event` when nothing
-  /// else waits): what a scheduled action that runs at once (`ImmediateScheduler`) does.
-  /// Returns the demand the subscriber returned from the values this call delivered.
+  /// else waits): what a scheduled action that runs at once (`ImmediateScheduler`) does. Hands
+  /// the demand the subscriber returns from each value this call delivers to `returned`.
   @inlinable
-  func send(_ event: Event) -> Subscribers.Demand {
+  func send(_ event: Event, reportingEach returned: (Subscribers.Demand) -> Void) {
     let first = lock.withLock { () -> (Downstream, Event)? in
       guard let downstream else { return nil }
       if !delivering, head == queue.count {
@@ -193,8 +205,8 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
       delivering = true
       return takeNextLocked()
     }
-    guard let first else { return .none }
-    return deliver(startingWith: first)
+    guard let first else { return }
+    deliver(startingWith: first, reportingEach: returned)
   }
 
   /// Drops every waiting event and releases the subscriber; nothing is delivered afterwards.

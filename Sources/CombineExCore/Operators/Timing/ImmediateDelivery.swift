@@ -9,12 +9,16 @@ import Synchronization
 /// once `cancel()` has returned), without its locks:
 /// - The upstream's calls (`receive(_:)`, `receive(completion:)`) are serial, as the
 ///   `Publisher` contract requires, so the re-entrancy bookkeeping (`delivering`, `pending`,
-///   `upstreamEnded`) is touched only from inside them and needs no lock.
+///   `upstreamOpen`) is touched only from inside them and needs no lock.
 /// - `cancel()` may come from any thread: it sets the atomic `terminated` flag, which every
 ///   delivery checks first, and cancels the upstream.
 /// - The subscriber lives in a `let`, so delivery reads it without reference counting. That is
 ///   safe only for subscribers that release their subscription: otherwise the two would keep
 ///   each other alive. Other subscribers get ``ScheduledDelivery``, which lets go of them.
+///
+/// Demand flows as in Combine's `receive(on:)`: `receive(_:)` returns `.none`, and the demand
+/// the downstream returns from a value is requested from the upstream right after that value's
+/// delivery (a `sink`, which returns `.none`, costs no request).
 ///
 /// Per value, delivery costs one atomic load and a call. An upstream's report that it has
 /// forgotten the subscription is passed on to the downstream.
@@ -27,7 +31,7 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, @unchecked Sendable
 {
   // @unchecked Sendable: `status` is guarded by `lock`; `terminated` is atomic; `delivering`,
-  // `pending` and `upstreamEnded` are touched only by the upstream's serial calls; `downstream`
+  // `pending` and `upstreamOpen` are touched only by the upstream's serial calls; `downstream`
   // is immutable.
   @usableFromInline
   typealias Event = OutboxEvent<Downstream.Input, Downstream.Failure>
@@ -58,10 +62,11 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
   @exclusivity(unchecked)
   var pending: [Event] = []
 
-  /// Whether the upstream's completion arrived (later values are dropped). Upstream calls only.
+  /// Whether the upstream's events are taken: from its subscription to its completion (values
+  /// before or after are dropped). Upstream calls only.
   @usableFromInline
   @exclusivity(unchecked)
-  var upstreamEnded = false
+  var upstreamOpen = false
 
   @inlinable
   init(downstream: Downstream) {
@@ -79,6 +84,7 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
       subscription.cancel()
       return
     }
+    upstreamOpen = true
     downstream.receive(subscription: self)
   }
 
@@ -92,6 +98,7 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
       subscription.cancel()
       return
     }
+    upstreamOpen = true
     handOver(self, reportingDetachTo: downstream)
   }
 
@@ -103,42 +110,44 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
 
   @inlinable
   func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-    if upstreamEnded || terminated.load(ordering: .acquiring) { return .none }
+    if !upstreamOpen || terminated.load(ordering: .acquiring) { return .none }
     if delivering {
       pending.append(.value(input))
       return .none
     }
     delivering = true
-    var demand = downstream.receive(input)
-    if !pending.isEmpty { demand += deliverPending() }
+    requestFromUpstream(downstream.receive(input))
+    if !pending.isEmpty { deliverPending() }
     delivering = false
-    return demand
+    return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-    if upstreamEnded { return }
-    upstreamEnded = true
-    lock.withLock { status = .terminated }
+    guard upstreamOpen else { return }
+    upstreamOpen = false
     if delivering {
+      // The values waiting before it still request their demand: the upstream subscription is
+      // released when the completion is delivered.
       pending.append(.completion(completion))
       return
     }
+    releaseUpstream()
     if terminated.exchange(true, ordering: .acquiringAndReleasing) { return }
     downstream.receive(completion: completion)
   }
 
   /// Delivers the events sent re-entrantly, in order, including those sent while delivering
-  /// them. Returns the demand the subscriber returned.
+  /// them, requesting the demand returned from each value.
   @usableFromInline
-  func deliverPending() -> Subscribers.Demand {
-    var demand = Subscribers.Demand.none
+  func deliverPending() {
     var index = 0
     while index < pending.count, !terminated.load(ordering: .acquiring) {
       switch pending[index] {
       case .value(let value):
-        demand += downstream.receive(value)
+        requestFromUpstream(downstream.receive(value))
       case .completion(let completion):
+        releaseUpstream()
         if !terminated.exchange(true, ordering: .acquiringAndReleasing) {
           downstream.receive(completion: completion)
         }
@@ -146,7 +155,21 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
       index += 1
     }
     pending.removeAll()
-    return demand
+  }
+
+  /// Requests from the upstream the demand the downstream returned from a delivered value.
+  @inlinable
+  func requestFromUpstream(_ demand: Subscribers.Demand) {
+    guard demand > .none else { return }
+    lock.withLock { status.upstream }?.request(demand)
+  }
+
+  /// Lets go of the upstream subscription once its completion is being delivered (outside the
+  /// lock: releasing it may free it).
+  @usableFromInline
+  func releaseUpstream() {
+    let released = lock.withLock { status.terminate() }
+    _ = released
   }
 
   // MARK: Subscription (downstream side, any thread)

@@ -194,32 +194,3 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     upstream?.cancel()
   }
 }
-
-extension SerialOutbox {
-  /// ``deliverOne()``, but hands the demand the subscriber returns from each value to
-  /// `returned` as soon as that value is delivered, instead of adding it up: `delay` and
-  /// `timeout` request it from their upstream value by value, as Combine does.
-  ///
-  /// Here rather than in `SerialOutbox.swift`, so that `receive(on:)`'s inlinable path is
-  /// untouched.
-  func deliverOne(reportingEach returned: (Subscribers.Demand) -> Void) {
-    let first = lock.withLock { () -> (Downstream, Event)? in
-      guard downstream != nil else { return nil }
-      credits += 1
-      if delivering { return nil }
-      delivering = true
-      return takeNextLocked()
-    }
-    guard var step = first else { return }
-    while true {
-      switch step.1 {
-      case .value(let value):
-        returned(step.0.receive(value))
-      case .completion(let completion):
-        step.0.receive(completion: completion)
-      }
-      guard let following = takeNextAfterDelivery(to: step.0) else { return }
-      step = following
-    }
-  }
-}

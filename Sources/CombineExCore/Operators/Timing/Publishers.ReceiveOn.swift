@@ -1,9 +1,11 @@
 extension Publisher {
   /// Specifies the scheduler on which to receive elements from the publisher.
   ///
-  /// Every value and the completion are delivered from work scheduled on `scheduler`, in the
-  /// order the upstream sent them. The subscription itself reaches the subscriber on the
-  /// upstream's thread; requests and cancellation go straight to the upstream.
+  /// Every value and the completion are delivered from work scheduled on `scheduler` (one
+  /// `schedule(options:_:)` call each), in the order the upstream sent them. The subscription
+  /// itself reaches the subscriber on the upstream's thread; requests and cancellation go
+  /// straight to the upstream. As in Combine, the demand the subscriber returns from a value is
+  /// requested from the upstream right after that value's delivery.
   ///
   /// ```swift
   /// let scheduler = DispatchQueue.test  // import CombineExTesting
@@ -73,8 +75,7 @@ extension Publishers {
       }
       upstream.receive(
         subscriber: ScheduledDelivery<Output, Failure, Context, S>(
-          downstream: subscriber, scheduler: scheduler, options: options, delay: nil,
-          name: "ReceiveOn"))
+          downstream: subscriber, scheduler: scheduler, options: options, name: "ReceiveOn"))
     }
   }
 }

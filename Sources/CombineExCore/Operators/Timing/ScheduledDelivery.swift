@@ -1,13 +1,18 @@
 import Dispatch
+import Synchronization
 
-/// The subscription of `receive(on:)` and `delay(for:)`: it passes demand and cancellation
-/// straight to the upstream, and delivers every upstream event (values and the completion)
-/// from work scheduled on the scheduler: at once for `receive(on:)`, after `delay` for
-/// `delay(for:)`.
+/// The subscription of `receive(on:)`: it passes the subscriber's requests and cancellation
+/// straight to the upstream, and delivers every upstream event (values and the completion) from
+/// its own work scheduled on the scheduler, one `schedule(options:_:)` call per event, as
+/// Combine does.
 ///
 /// Events keep the upstream's order and reach the downstream one at a time (a
-/// ``SerialOutbox``), even on a concurrent scheduler. The demand the downstream returns from a
-/// delivered value is requested from the upstream. After `cancel()` returns, nothing more is
+/// ``SerialOutbox``), even on a concurrent scheduler. Combine's demand flow: `receive(_:)`
+/// returns `.none`, and the demand the downstream returns from each delivered value is
+/// requested from the upstream right after that delivery, even once the upstream has completed
+/// (while its completion waits for its turn); the subscriber's own requests stop reaching the
+/// upstream once it has completed. Values the upstream sends before its subscription or after
+/// its completion are dropped, unscheduled. After `cancel()` returns, nothing more is
 /// delivered: scheduled work that runs later finds the outbox closed.
 ///
 /// Not on the ``OperatorDriver``: it delivers from scheduled work, on any thread, through the
@@ -17,15 +22,21 @@ import Dispatch
 final class ScheduledDelivery<Input, Failure: Error, Context: Scheduler, Downstream: Subscriber>:
   Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Input, Downstream.Failure == Failure {
-  // @unchecked Sendable: `status` is guarded by `lock`; the outbox is thread-safe; the other
-  // properties are constants.
+  // @unchecked Sendable: `status` is guarded by `lock`; `phase` is atomic; the outbox is
+  // thread-safe; the other properties are constants.
   // The `var`s skip the runtime's exclusivity checks (`@exclusivity(unchecked)`): the lock
   // already makes every access exclusive, and the checks cost more than the work.
   @usableFromInline
   let lock = Lock()
+  /// The upstream subscription, kept from its arrival until the completion is delivered (the
+  /// demand of the values delivered before it is still requested) or the subscriber cancels.
   @usableFromInline
   @exclusivity(unchecked)
   var status = OperatorStatus.awaitingSubscription
+  /// Whether the upstream's events are taken: written under `lock`, read without it by
+  /// `receive(_:)`, so a value costs no lock before it is queued.
+  @usableFromInline
+  let phase = Atomic<ScheduledDeliveryPhase>(.awaitingSubscription)
   @usableFromInline
   let outbox: SerialOutbox<Downstream>
   @usableFromInline
@@ -33,24 +44,16 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
   @usableFromInline
   let options: Context.SchedulerOptions?
   @usableFromInline
-  let delay:
-    (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)?
-  @usableFromInline
   let description: String
 
-  /// Creates the subscription; `delay` is `nil` for `receive(on:)`.
+  /// Creates the subscription.
   @inlinable
   init(
-    downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?,
-    delay: (
-      interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride
-    )?,
-    name: String
+    downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?, name: String
   ) {
     outbox = SerialOutbox(downstream: downstream)
     self.scheduler = scheduler
     self.options = options
-    self.delay = delay
     description = name
   }
 
@@ -58,7 +61,12 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
   @inlinable
   func receive(subscription: any Subscription) {
-    guard lock.withLock({ status.accept(subscription) }) else {
+    let accepted = lock.withLock { () -> Bool in
+      guard status.accept(subscription) else { return false }
+      phase.store(.open, ordering: .releasing)
+      return true
+    }
+    guard accepted else {
       subscription.cancel()
       return
     }
@@ -69,12 +77,14 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    // No status check: the outbox refuses values once cancelled, and drops values that an
-    // upstream sends after its completion (the completion closes it when delivered).
-    if delay == nil, Context.self == ImmediateScheduler.self {
-      // The immediate scheduler would run the delivery at once: deliver without scheduling,
-      // and hand the subscriber's demand straight back to the upstream.
-      return outbox.send(.value(input))
+    // Nothing before the subscription, nothing after the completion or the cancel. (The
+    // upstream's calls are serial, so its completion cannot race this check.)
+    guard phase.load(ordering: .acquiring) == .open else { return .none }
+    if Context.self == ImmediateScheduler.self {
+      // The immediate scheduler would run the delivery at once: deliver without scheduling.
+      // A value sent from inside a delivery waits for it to return (the outbox).
+      outbox.send(.value(input), reportingEach: { requestFromUpstream($0) })
+      return .none
     }
     guard outbox.enqueue(.value(input)) else { return .none }
     scheduleDelivery()
@@ -84,8 +94,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let live = lock.withLock { () -> Bool in
-      guard status.isSubscribed else { return false }
-      status = .terminated
+      guard status.isSubscribed, phase.load(ordering: .relaxed) == .open else { return false }
+      phase.store(.ended, ordering: .releasing)
       return true
     }
     guard live, outbox.enqueue(.completion(completion)) else { return }
@@ -95,11 +105,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
   /// Schedules the delivery of the oldest waiting event.
   @inlinable
   func scheduleDelivery() {
-    if let delay {
-      scheduler.schedule(
-        after: scheduler.now.advanced(by: delay.interval), tolerance: delay.tolerance,
-        options: options, deliver)
-    } else if Context.self == DispatchQueue.self, options == nil,
+    if Context.self == DispatchQueue.self, options == nil,
       let queue = scheduler as? DispatchQueue
     {
       // `receive(on: queue)`, the usual hop, is `DispatchQueue.schedule(options:_:)`'s `async`,
@@ -114,10 +120,21 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     }
   }
 
-  /// Scheduled work: delivers one event, and requests the demand the downstream returned.
+  /// Scheduled work: delivers one event, requesting the demand the downstream returns from a
+  /// value right after it; lets go of the upstream once its completion is delivered.
   @inlinable
   func deliver() {
-    let demand = outbox.deliverOne()
+    outbox.deliverOne(reportingEach: { requestFromUpstream($0) })
+    guard phase.load(ordering: .acquiring) == .ended, !outbox.isOpen else { return }
+    // The completion was delivered (or the subscriber cancelled): the subscription is released
+    // here, outside the lock.
+    let released = lock.withLock { status.terminate() }
+    _ = released
+  }
+
+  /// Requests from the upstream the demand the downstream returned from a delivered value.
+  @inlinable
+  func requestFromUpstream(_ demand: Subscribers.Demand) {
     guard demand > .none else { return }
     lock.withLock { status.upstream }?.request(demand)
   }
@@ -126,15 +143,32 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    lock.withLock { status.upstream }?.request(demand)
+    // Once the upstream has completed, it has nothing more to send.
+    lock.withLock { phase.load(ordering: .relaxed) == .open ? status.upstream : nil }?
+      .request(demand)
   }
 
   @inlinable
   func cancel() {
-    let upstream = lock.withLock { status.terminate() }
+    let (held, live) = lock.withLock { () -> ((any Subscription)?, Bool) in
+      let live = phase.exchange(.ended, ordering: .acquiringAndReleasing) == .open
+      return (status.terminate(), live)
+    }
     outbox.close()
-    upstream?.cancel()
+    // An upstream that has completed is not cancelled; its subscription is only released.
+    if live { held?.cancel() }
   }
+}
+
+/// Where the upstream of a ``ScheduledDelivery`` is.
+@usableFromInline
+enum ScheduledDeliveryPhase: UInt8, AtomicRepresentable {
+  /// No subscription yet: values are dropped.
+  case awaitingSubscription
+  /// Subscribed: values are scheduled.
+  case open
+  /// Completed or cancelled: values are dropped.
+  case ended
 }
 
 extension ScheduledDelivery: NamedReflection {}

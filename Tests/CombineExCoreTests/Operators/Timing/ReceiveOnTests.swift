@@ -82,8 +82,9 @@ struct ReceiveOnTests {
     scheduler.advance()
     scheduler.advance()
     #expect(recorder.values == [1, 2, 3])
-    // The third value's demand is not requested: the sequence finished when it sent it.
-    #expect(log.requests == [.max(1), .max(1), .max(1)])
+    // The third value's demand is requested too, although the sequence finished when it sent
+    // it (its completion waits behind the value), as in Combine.
+    #expect(log.requests == [.max(1), .max(1), .max(1), .max(1)])
     #expect(recorder.receivedCompletion == .finished)
   }
 
@@ -348,5 +349,193 @@ private final class ReleaseProbe: Sendable {
 
   deinit {
     flag.raise()
+  }
+}
+
+// Combine's scheduler calls and demand flow, pinned with a scheduler that records its calls
+// (OpenCombine's suite checks the same on Combine).
+extension ReceiveOnTests {
+  @Test("each value and the completion is delivered from its own schedule(options:) call")
+  func oneScheduleCallPerEvent() {
+    let scheduler = CallRecordingScheduler()
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.receive(on: scheduler, options: "options").record()
+    #expect(scheduler.calls == [])
+    subject.send(1)
+    subject.send(2)
+    subject.send(3)
+    #expect(scheduler.calls == Array(repeating: .schedule(options: "options"), count: 3))
+    #expect(recorder.values == [])
+    scheduler.advance(to: 0)
+    #expect(recorder.values == [1, 2, 3])
+    subject.send(completion: .finished)
+    #expect(scheduler.calls == Array(repeating: .schedule(options: "options"), count: 4))
+    #expect(recorder.receivedCompletion == nil)
+    scheduler.advance(to: 0)
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("what the upstream sends after its completion is dropped, without a schedule call")
+  func eventsAfterCompletionAreNotScheduled() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, TestError>()
+    let recorder = upstream.receive(on: scheduler).record()
+    upstream.send(completion: .failure(TestError(1)))
+    upstream.send(completion: .finished)
+    #expect(upstream.send(4) == .none)
+    #expect(scheduler.calls == [.schedule(options: nil)])
+    scheduler.advance(to: 0)
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError(1)))])
+  }
+
+  @Test("a value sent before the subscription is dropped, without a schedule call")
+  func valueBeforeSubscriptionIsDropped() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = LateSubscriptionUpstream<Int, Never>()
+    let recorder = upstream.receive(on: scheduler).record()
+    #expect(upstream.send(213) == .none)
+    #expect(scheduler.calls == [])
+    upstream.sendSubscription()
+    scheduler.advance(to: 0)
+    #expect(recorder.values == [])
+  }
+
+  @Test("on the ImmediateScheduler, a value sent before the subscription is dropped")
+  func valueBeforeSubscriptionIsDroppedImmediately() {
+    let upstream = LateSubscriptionUpstream<Int, Never>()
+    let recorder = upstream.receive(on: ImmediateScheduler.shared).record()
+    #expect(upstream.send(213) == .none)
+    #expect(recorder.events == [])
+    let sinkUpstream = LateSubscriptionUpstream<Int, Never>()
+    var received: [Int] = []
+    let cancellable = sinkUpstream.receive(on: ImmediateScheduler.shared)
+      .sink { received.append($0) }
+    #expect(sinkUpstream.send(213) == .none)
+    #expect(received == [])
+    _ = cancellable
+  }
+
+  @Test("each delivered value's demand is requested from the upstream right after it")
+  func returnedDemandRequestedPerValue() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.receive(on: scheduler)
+      .record(initialDemand: .max(100), demandAfterEachValue: .max(12))
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    #expect(upstream.send(3) == .none)
+    #expect(upstream.requests == [.max(100)])
+    scheduler.advance(to: 0)
+    #expect(recorder.values == [1, 2, 3])
+    #expect(upstream.requests == [.max(100), .max(12), .max(12), .max(12)])
+  }
+
+  @Test("a value delivered after the upstream completed still requests its demand")
+  func demandRequestedWhileCompletionWaits() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.receive(on: scheduler)
+      .record(initialDemand: .unlimited, demandAfterEachValue: .max(418))
+    upstream.send(-1)
+    scheduler.advance(to: 0)
+    #expect(upstream.requests == [.unlimited, .max(418)])
+    upstream.send(1000)
+    upstream.send(completion: .finished)
+    #expect(upstream.requests == [.unlimited, .max(418)])
+    scheduler.advance(to: 0)
+    #expect(recorder.events == [.subscription, .value(-1), .value(1000), .completion(.finished)])
+    #expect(upstream.requests == [.unlimited, .max(418), .max(418)])
+  }
+
+  @Test("once the upstream completed, the subscriber's requests and cancel stay away from it")
+  func completedUpstreamIsLeftAlone() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = ScriptedUpstream<Int, Never>()
+    let recorder = upstream.receive(on: scheduler).record(initialDemand: .max(1))
+    upstream.send(completion: .finished)
+    recorder.request(.max(5))
+    recorder.cancel()
+    scheduler.advance(to: 0)
+    #expect(upstream.requests == [.max(1)])
+    #expect(upstream.cancels == 0)
+    // Nothing after the cancel, not even the completion that was waiting (rule 2).
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test("on the ImmediateScheduler, receive returns none and each value requests its own demand")
+  func immediateSchedulerRequestsPerValue() {
+    let upstream = ScriptedUpstream<Int, Never>()
+    var remaining = 5
+    var received: [Int] = []
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { $0.request(.unlimited) },
+      receiveValue: { value in
+        received.append(value)
+        if remaining > 0 {
+          remaining -= 1
+          upstream.send(-1)
+        }
+        return .max(418)
+      },
+      receiveCompletion: { _ in })
+    upstream.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+    #expect(upstream.send(0) == .none)
+    #expect(received == [0, -1, -1, -1, -1, -1])
+    #expect(upstream.requests == [.unlimited] + Array(repeating: .max(418), count: 6))
+  }
+
+  @Test("on the ImmediateScheduler behind a sink's chain, returned demand goes to the upstream")
+  func immediateSchedulerSinkChainRequests() {
+    let upstream = ScriptedUpstream<Int, Never>()
+    var received: [Int] = []
+    // `filter` asks for one more value for each it drops.
+    let cancellable = upstream.receive(on: ImmediateScheduler.shared)
+      .filter { $0 > 0 }
+      .sink { received.append($0) }
+    #expect(upstream.send(0) == .none)
+    #expect(upstream.send(1) == .none)
+    #expect(received == [1])
+    #expect(upstream.requests == [.unlimited, .max(1)])
+    _ = cancellable
+  }
+}
+
+extension ReceiveOnTests {
+  @Test("the upstream's subscription is kept while its completion waits, released once delivered")
+  func upstreamSubscriptionReleasedAfterCompletionDelivery() {
+    let scheduler = CallRecordingScheduler()
+    let upstream = WeakSubscriptionUpstream()
+    let recorder = upstream.receive(on: scheduler).record()
+    #expect(upstream.subscription != nil)
+    upstream.subscriber?.receive(completion: .finished)
+    // The demand of values delivered before the completion may still be requested from it.
+    #expect(upstream.subscription != nil)
+    scheduler.advance(to: 0)
+    #expect(recorder.receivedCompletion == .finished)
+    #expect(upstream.subscription == nil)
+  }
+}
+
+/// An upstream that keeps its subscription only weakly, so a test sees when the operator lets
+/// go of it.
+private final class WeakSubscriptionUpstream: Publisher {
+  typealias Output = Int
+  typealias Failure = Never
+
+  /// The subscription handed out, while someone else holds it.
+  weak var subscription: Probe?
+  /// The subscriber attached.
+  var subscriber: AnySubscriber<Int, Never>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    let probe = Probe()
+    subscription = probe
+    self.subscriber = AnySubscriber(subscriber)
+    subscriber.receive(subscription: probe)
+  }
+
+  final class Probe: Subscription {
+    func request(_ demand: Subscribers.Demand) {}
+    func cancel() {}
   }
 }
