@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Declares that a type can transmit a sequence of values over time.
 ///
 /// A publisher delivers elements to one or more ``Subscriber`` instances. The subscriber's
@@ -71,9 +73,16 @@ extension Publisher {
   /// [1, 2, 3].publisher.subscribe(FirstTwo())
   /// // Prints: 1, 2 (the subscriber asked for two values, so 3 and the completion wait)
   /// ```
+  ///
+  /// While an ``_Introspection`` object is enabled, the subscription and every event of the
+  /// subscriber are reported to it; otherwise this is one load of a flag and the call.
   @inlinable
   public func subscribe<S: Subscriber>(_ subscriber: S)
   where S.Input == Output, S.Failure == Failure {
-    receive(subscriber: subscriber)
+    if _slowPath(introspectionIsActive.load(ordering: .relaxed)) {
+      subscribeReportingToIntrospection(subscriber)
+    } else {
+      receive(subscriber: subscriber)
+    }
   }
 }

@@ -26,7 +26,9 @@ extension Publisher {
 /// // Prints: 1, 2, 3
 /// ```
 @frozen
-public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible {
+public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
+  CustomPlaygroundDisplayConvertible
+{
   @usableFromInline
   let box: AnyPublisherBox<Output, Failure>
 
@@ -43,6 +45,9 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 
   /// A textual representation of the publisher: `"AnyPublisher"`.
   public var description: String { "AnyPublisher" }
+
+  /// "AnyPublisher", as the description.
+  public var playgroundDescription: Any { description }
 
   /// Attaches the subscriber to the wrapped publisher.
   @inlinable
@@ -82,6 +87,8 @@ final class PublisherBox<P: Publisher>: AnyPublisherBox<P.Output, P.Failure>,
   @inlinable
   override func receive<S: Subscriber>(subscriber: S)
   where P.Output == S.Input, P.Failure == S.Failure {
+    // `receive`, as Combine's: an `_Introspection` sees the subscriber subscribe to the
+    // AnyPublisher only, and its next subscription is the wrapped publisher's own.
     publisher.receive(subscriber: subscriber)
   }
 }

@@ -99,3 +99,20 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
     upstream?.cancel()
   }
 }
+
+extension SubjectSubscriber: CustomReflectable, CustomPlaygroundDisplayConvertible {
+  /// Combine's children: the subject (twice, under two labels, as Combine shows it) and the
+  /// upstream subscription, each nil once the subscriber has ended.
+  var customMirror: Mirror {
+    let (subject, upstream) = lock.withLock { (self.subject, self.upstream) }
+    return Mirror(
+      self,
+      children: [
+        ("downstreamSubject", subject as Any),
+        ("upstreamSubscription", upstream as Any),
+        ("subject", subject as Any),
+      ])
+  }
+
+  var playgroundDescription: Any { description }
+}

@@ -12,15 +12,26 @@
 /// // Prints: 1, 2, done
 /// ```
 @frozen
-public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible
+{
   @usableFromInline
   let box: AnySubscriberBox<Input, Failure>
 
   /// The identifier of the wrapped subscriber, or a new one for closure-based subscribers.
   public let combineIdentifier: CombineIdentifier
 
-  /// A textual representation of the wrapped subscriber.
+  /// A textual representation of the wrapped subscriber (its type's name when it has no
+  /// description), or "Anonymous AnySubscriber" for one built from closures.
   public var description: String { box.description }
+
+  /// The wrapped subscriber's mirror (one without children when it has none of its own), or
+  /// the mirror of the description for one built from closures.
+  public var customMirror: Mirror { box.customMirror }
+
+  /// The wrapped subscriber's playground description (its description when it has none), or
+  /// the description for one built from closures.
+  public var playgroundDescription: Any { box.playgroundDescription }
 
   /// Creates a type-erasing subscriber to wrap an existing subscriber.
   @inlinable
@@ -33,16 +44,14 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     }
   }
 
-  /// Creates a type-erasing subscriber that forwards everything to a subject: the subscription
-  /// goes to ``Subject/send(subscription:)``, values to ``Subject/send(_:)`` and the completion
-  /// to ``Subject/send(completion:)``.
+  /// Creates a type-erasing subscriber that forwards everything to a subject, as
+  /// `publisher.subscribe(subject)` does: the subject receives a subscription through
+  /// ``Subject/send(subscription:)`` (the first subscription only; its requests and cancel reach
+  /// the upstream), values through ``Subject/send(_:)`` and the first completion through
+  /// ``Subject/send(completion:)``. As in Combine, the subject is held weakly, and the
+  /// subscriber's description is "Subject".
   public init<S: Subject>(_ s: S) where Input == S.Output, Failure == S.Failure {
-    self.init(
-      receiveSubscription: { s.send(subscription: $0) },
-      receiveValue: {
-        s.send($0); return .none
-      },
-      receiveCompletion: { s.send(completion: $0) })
+    self.init(SubjectSubscriber(subject: s))
   }
 
   /// Creates a type-erasing subscriber that executes the provided closures.
@@ -85,7 +94,13 @@ class AnySubscriberBox<Input, Failure: Error>: @unchecked Sendable {
   init() {}
 
   @usableFromInline
-  var description: String { "AnySubscriber" }
+  var description: String { "Anonymous AnySubscriber" }
+
+  @usableFromInline
+  var customMirror: Mirror { Mirror(reflecting: description) }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
 
   @usableFromInline
   func receive(subscription: any Subscription) {}
@@ -110,7 +125,19 @@ final class WrappedSubscriberBox<S: Subscriber>: AnySubscriberBox<S.Input, S.Fai
   }
 
   @usableFromInline
-  override var description: String { String(describing: subscriber) }
+  override var description: String {
+    (subscriber as? any CustomStringConvertible)?.description ?? String(describing: S.self)
+  }
+
+  @usableFromInline
+  override var customMirror: Mirror {
+    (subscriber as? any CustomReflectable)?.customMirror ?? Mirror(subscriber, children: [:])
+  }
+
+  @usableFromInline
+  override var playgroundDescription: Any {
+    (subscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription ?? description
+  }
 
   @inlinable
   override func receive(subscription: any Subscription) {

@@ -17,9 +17,10 @@ extension Publisher {
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
   ) -> AnyCancellable {
-    if Self._attachesSubscribersToSubject {
+    if Self._attachesSubscribersToSubject, !introspectionIsActive.load(ordering: .relaxed) {
       // A subject (or map, filter, compactMap of one): its subscription holds the closures
       // itself (one object instead of three; resolved at compile time in specialized code).
+      // Not while an `_Introspection` is enabled: it must see a subscriber subscribe.
       return attachSubjectSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     }
     let sink = Subscribers.Sink<Output, Failure>(

@@ -29,10 +29,11 @@ struct AnyPublisherTests {
     expectCancellationRules { $0.eraseToAnyPublisher() }
   }
 
-  @Test("the description is \"AnyPublisher\"")
+  @Test("the description and the playground description are \"AnyPublisher\"")
   func description() {
     let erased = Just(1).eraseToAnyPublisher()
     #expect(erased.description == "AnyPublisher")
+    #expect(erased.playgroundDescription as? String == "AnyPublisher")
     #expect(String(describing: erased) == "AnyPublisher")
   }
 

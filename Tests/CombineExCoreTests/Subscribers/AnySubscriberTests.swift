@@ -112,11 +112,101 @@ struct AnySubscriberTests {
     #expect(AnySubscriber(closures).combineIdentifier == closures.combineIdentifier)
   }
 
-  @Test("each closure-based subscriber has an identifier of its own, and is named AnySubscriber")
+  @Test("each closure-based subscriber has an identifier of its own")
   func closureIdentifiers() {
     let first = AnySubscriber<Int, Never>()
     let second = AnySubscriber<Int, Never>()
     #expect(first.combineIdentifier != second.combineIdentifier)
-    #expect(first.description == "AnySubscriber")
   }
+
+  @Test("a closure-based subscriber shows \"Anonymous AnySubscriber\", and a mirror of that string")
+  func closureReflection() {
+    let subscriber = AnySubscriber<Int, Never>(receiveValue: { _ in .none })
+    #expect(subscriber.description == "Anonymous AnySubscriber")
+    #expect(subscriber.playgroundDescription as? String == "Anonymous AnySubscriber")
+    #expect(ObjectIdentifier(subscriber.customMirror.subjectType) == ObjectIdentifier(String.self))
+    #expect(subscriber.customMirror.children.isEmpty)
+  }
+
+  @Test("a wrapping subscriber shows the wrapped one's description, mirror and playground value")
+  func wrappedReflection() {
+    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+    let erased = AnySubscriber(sink)
+    #expect(erased.description == "Sink")
+    #expect(erased.playgroundDescription as? String == "Sink")
+    #expect(
+      ObjectIdentifier(erased.customMirror.subjectType)
+        == ObjectIdentifier(Subscribers.Sink<Int, Never>.self))
+    #expect(erased.customMirror.children.isEmpty)
+  }
+
+  @Test("a wrapped subscriber without a description or mirror shows its type, with no children")
+  func plainWrappedReflection() {
+    let erased = AnySubscriber(PlainSubscriber())
+    #expect(erased.description == "PlainSubscriber")
+    #expect(erased.playgroundDescription as? String == "PlainSubscriber")
+    #expect(
+      ObjectIdentifier(erased.customMirror.subjectType) == ObjectIdentifier(PlainSubscriber.self))
+    #expect(erased.customMirror.children.isEmpty)
+  }
+
+  @Test("init from a subject is described as \"Subject\" and gives the subject one subscription")
+  func fromSubjectTakesTheFirstSubscriptionOnly() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = subject.record()
+    let erased = AnySubscriber(subject)
+    #expect(erased.description == "Subject")
+    #expect(erased.playgroundDescription as? String == "Subject")
+    let first = ManualUpstream<Int, Never>()
+    let second = ManualUpstream<Int, Never>()
+    first.subscribe(erased)
+    second.subscribe(erased)
+    #expect(first.requests == [.unlimited])
+    #expect(second.requests.isEmpty)
+    #expect(second.cancelCount == 1)
+    #expect(erased.receive(1) == .none)
+    erased.receive(completion: .finished)
+    #expect(erased.receive(2) == .none)
+    #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion.isFinished)
+  }
+
+  @Test("init from a subject shows Combine's mirror: the subject and the upstream subscription")
+  func fromSubjectMirror() {
+    let subject = PassthroughSubject<Int, Never>()
+    let erased = AnySubscriber(subject)
+    let before = Array(erased.customMirror.children)
+    #expect(before.map(\.label) == ["downstreamSubject", "upstreamSubscription", "subject"])
+    #expect(before[0].value as? PassthroughSubject<Int, Never> === subject)
+    #expect(before[1].value as? (any Subscription) == nil)
+    ManualUpstream<Int, Never>().subscribe(erased)
+    #expect(erased.customMirror.children.map(\.value).dropFirst().first is any Subscription)
+  }
+
+  @Test(
+    "init from a subject holds the subject weakly, as Combine does, and cancels once it is gone")
+  func fromSubjectHoldsTheSubjectWeakly() {
+    weak var weakSubject: PassthroughSubject<Int, Never>?
+    let erased: AnySubscriber<Int, Never>
+    do {
+      let subject = PassthroughSubject<Int, Never>()
+      weakSubject = subject
+      erased = AnySubscriber(subject)
+    }
+    #expect(weakSubject == nil)
+    let upstream = ManualUpstream<Int, Never>()
+    upstream.subscribe(erased)
+    #expect(upstream.cancelCount == 1)
+    #expect(upstream.requests.isEmpty)
+  }
+}
+
+/// A subscriber with no description or mirror of its own.
+private struct PlainSubscriber: Subscriber {
+  typealias Input = Int
+  typealias Failure = Never
+  let combineIdentifier = CombineIdentifier()
+  func receive(subscription: any Subscription) {}
+  func receive(_ input: Int) -> Subscribers.Demand { .none }
+  func receive(completion: Subscribers.Completion<Never>) {}
 }
