@@ -111,3 +111,13 @@ struct DropUntilOutputLogic<Input, Failure: Error>: OperatorLogic {
     completion
   }
 }
+
+/// A logic whose second input's subscriber shows itself as Combine's does: for
+/// `drop(untilOutputFrom:)`, named like the operator, with no children and its name as the
+/// playground value (`prefix(untilOutputFrom:)`'s shows nothing of the kind in Combine).
+protocol NamedOtherInputLogic: OperatorLogic {}
+
+extension DropUntilOutputLogic: NamedOtherInputLogic {}
+
+extension OtherInput: CustomReflectable, CustomPlaygroundDisplayConvertible, NamedReflection
+where Logic: NamedOtherInputLogic {}

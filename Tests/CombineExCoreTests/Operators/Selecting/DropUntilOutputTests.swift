@@ -237,6 +237,82 @@ struct DropUntilOutputTests {
     #expect(upstreamCancelled)
   }
 
+  // MARK: Misuse
+
+  @Test(
+    "an upstream value beyond the demand, before the other publisher's value, stops the program, as in Combine"
+  )
+  func unrequestedValueWhileDroppingStops() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = LateSubscriptionUpstream<Int, Never>()
+      let recorder = upstream.drop(untilOutputFrom: PassthroughSubject<Void, Never>())
+        .record(initialDemand: .max(1))
+      upstream.sendSubscription()
+      upstream.send(1)  // requested: dropped
+      upstream.send(2)  // not requested
+      _ = recorder
+    }
+    #expect(
+      result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) }?
+        .contains(
+          "CombineEx API violation: the upstream of drop(untilOutputFrom:) sent a value that was"
+            + " not requested") == true)
+  }
+
+  @Test(
+    "after the other publisher finished, an upstream value that was never requested stops the program, as in Combine"
+  )
+  func unrequestedValueAfterTheEndStops() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = LateSubscriptionUpstream<Int, Never>()
+      let recorder = upstream.drop(untilOutputFrom: Empty<Void, Never>())
+        .record(initialDemand: .none)
+      upstream.sendSubscription()
+      upstream.send(0)
+      _ = recorder
+    }
+  }
+
+  @Test("an upstream value before its subscription, not requested, stops the program")
+  func unrequestedValueBeforeSubscriptionStops() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = LateSubscriptionUpstream<Int, Never>()
+      let recorder = upstream.drop(untilOutputFrom: PassthroughSubject<Void, Never>())
+        .record(initialDemand: .none)
+      upstream.send(0)
+      _ = recorder
+    }
+  }
+
+  @Test("an upstream value that crosses a cancel, within the demand, is ignored")
+  func requestedValueAfterCancelIsIgnored() {
+    let upstream = LateSubscriptionUpstream<Int, Never>()
+    let recorder = upstream.drop(untilOutputFrom: PassthroughSubject<Void, Never>())
+      .record(initialDemand: .max(2))
+    upstream.sendSubscription()
+    #expect(upstream.send(1) == .none)  // dropped
+    recorder.cancel()
+    #expect(upstream.send(2) == .none)  // sent before the upstream saw the cancel
+    upstream.send(completion: .finished)
+    #expect(upstream.cancelCount == 1)
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.completionCount == 0)
+  }
+
+  @Test(
+    "after the other publisher's value, an upstream value after a cancel is ignored, whatever the demand"
+  )
+  func valuesAfterTheTriggerAreNotChecked() {
+    let upstream = LateSubscriptionUpstream<Int, Never>()
+    let trigger = PassthroughSubject<Void, Never>()
+    let recorder = upstream.drop(untilOutputFrom: trigger).record(initialDemand: .none)
+    upstream.sendSubscription()
+    trigger.send()
+    recorder.cancel()
+    #expect(upstream.send(1) == .none)  // ignored after the cancel
+    #expect(recorder.values.isEmpty)
+  }
+
   // MARK: Stress
 
   @Test(
