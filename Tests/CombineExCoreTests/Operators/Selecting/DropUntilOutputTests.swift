@@ -313,6 +313,27 @@ struct DropUntilOutputTests {
     #expect(recorder.values.isEmpty)
   }
 
+  // MARK: Reflection
+
+  @Test(
+    "both subscribers show themselves as Combine's: named DropUntilOutput, no mirror children, the name as the playground value"
+  )
+  func reflection() {
+    let upstream = AttachedSubscriberPublisher()
+    let other = AttachedSubscriberPublisher()
+    let recorder = upstream.drop(untilOutputFrom: other).record()
+    let subscribers = [upstream.attached, other.attached].compactMap { $0 }
+    #expect(subscribers.count == 2)
+    for subscriber in subscribers {
+      #expect((subscriber as? any CustomStringConvertible)?.description == "DropUntilOutput")
+      #expect(
+        (subscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+          == "DropUntilOutput")
+      #expect((subscriber as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    }
+    recorder.cancel()
+  }
+
   // MARK: Stress
 
   @Test(
@@ -339,5 +360,18 @@ struct DropUntilOutputTests {
       #expect(mine == Array((400 - mine.count)..<400))
     }
     #expect(received.filter { $0 / 1000 == 0 }.count >= 200)
+  }
+}
+
+/// A publisher that keeps the subscriber attached to it, as attached (not erased), and never
+/// sends anything.
+private final class AttachedSubscriberPublisher: Publisher {
+  typealias Output = Int
+  typealias Failure = Never
+
+  private(set) var attached: Any?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    attached = subscriber
   }
 }
