@@ -63,9 +63,11 @@ extension Registry {
     .generic(
       "Publishers.DropUntilOutput",
       [
-        // As in Combine, a dropped value spends the demand it was sent for.
+        // As in Combine, a dropped value spends the demand it was sent for, and one that was
+        // not requested stops the program.
         CaseBuilder(
-          "drop(untilOutputFrom:)", traits: [.timingDependent, .spendsDemandWithoutOutput]
+          "drop(untilOutputFrom:)",
+          traits: [.timingDependent, .spendsDemandWithoutOutput, .unrequestedValueIsMisuse]
         ) { env in
           env.ints().drop(untilOutputFrom: env.ints())
         }

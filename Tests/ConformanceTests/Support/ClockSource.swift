@@ -53,7 +53,7 @@ final class ClockSource: DrivableSource, @unchecked Sendable {
 
   func completeEarly(failing: Bool) {}
 
-  func misbehave() -> [String] { [] }
+  func misbehave(sendingValue: Bool) -> [String] { [] }
 
   func releaseSubscribers() {}
 

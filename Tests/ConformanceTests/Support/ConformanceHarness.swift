@@ -40,6 +40,10 @@ struct CaseTraits: OptionSet, Sendable {
   /// `URLSession.DataTaskPublisher` does: the harness leaves out the scenarios' `.none`
   /// requests.
   static let zeroDemandIsMisuse = CaseTraits(rawValue: 1 << 7)
+  /// Stops the program when an upstream sends a value that was not requested, as Combine's
+  /// `drop(untilOutputFrom:)` does for a value it would drop: a careless upstream sends no value
+  /// to a subscriber that ended (it still sends the completion and the second subscription).
+  static let unrequestedValueIsMisuse = CaseTraits(rawValue: 1 << 8)
 }
 
 /// Where a case's publisher gets its upstreams: it creates scripted sources (which the
@@ -395,7 +399,8 @@ enum Harness {
     probe.releaseEndedSubscription()
     if scenario.careless, probe.hasEnded, !traits.contains(.passThrough) {
       for source in environment.sources {
-        violations += source.misbehave()
+        violations += source.misbehave(
+          sendingValue: !traits.contains(.unrequestedValueIsMisuse))
       }
     }
     outcome.events = probe.events

@@ -89,9 +89,9 @@ protocol DrivableSource: AnyObject {
   /// Completes now, before the script is exhausted.
   func completeEarly(failing: Bool)
   /// Behaves badly towards subscriptions that ended (cancelled or completed): sends them a
-  /// value, a completion, and a second subscription. Returns problems seen (a second
-  /// subscription that was not cancelled).
-  func misbehave() -> [String]
+  /// value (if `sendingValue`), a completion, and a second subscription. Returns problems seen
+  /// (a second subscription that was not cancelled).
+  func misbehave(sendingValue: Bool) -> [String]
   /// Weak references to what the pipeline must have freed once it ended.
   var leakWatch: [WeakReference] { get }
   /// Lets go of every subscriber, even those a careless source kept (cleanup after a run).
@@ -359,13 +359,13 @@ final class ScriptedSource<Output, Failure: Error>: Publisher, DrivableSource,
     _ = released  // Released here, with the lock unlocked.
   }
 
-  func misbehave() -> [String] {
+  func misbehave(sendingValue: Bool) -> [String] {
     let ended = withState { state in
       state.records.filter { $0.status != .live }.compactMap(\.subscriber)
     }
     var problems: [String] = []
     for subscriber in ended {
-      _ = subscriber.receive(makeValue(0))
+      if sendingValue { _ = subscriber.receive(makeValue(0)) }
       subscriber.receive(completion: .finished)
       let extra = ExtraSubscription()
       subscriber.receive(subscription: extra)
@@ -477,9 +477,9 @@ final class DrivenSource: DrivableSource, @unchecked Sendable {
 
   func releaseSubscribers() {}
 
-  func misbehave() -> [String] {
+  func misbehave(sendingValue: Bool) -> [String] {
     guard lock.withLock({ completed }), let sendCompletion else { return [] }
-    sendValue(0)
+    if sendingValue { sendValue(0) }
     sendCompletion(.finished)
     return []
   }

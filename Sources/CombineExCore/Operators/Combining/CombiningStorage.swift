@@ -95,6 +95,10 @@ where Downstream.Input == Values.Output {
 
   @inlinable
   package func request(_ demand: Subscribers.Demand) {
+    // As in Combine, a request of zero stops the program in `zip` (`combineLatest` ignores it).
+    if Values.followsZipDemand, demand == .none {
+      apiViolation("\(description) was asked for zero values. A request must be for one or more.")
+    }
     perform(transition { $0.request(demand) })
   }
 

@@ -13,9 +13,11 @@
 ///
 /// ## Values and demand
 /// Values are admitted only while connected: before the subscription, after the end and after
-/// a cancel they are ignored (and ask for nothing). The downstream's requests go to the
-/// upstream (through the logic, ``OperatorLogic/request(_:from:)``) and the demand it returns
-/// for a value goes back as that value's return. When the logic may end with a final value
+/// a cancel they are ignored (and ask for nothing; `drop(untilOutputFrom:)`, before its second
+/// input's value, stops the program on one that was not requested, as Combine does). The
+/// downstream's requests go to the upstream (through the logic,
+/// ``OperatorLogic/request(_:from:)``) and the demand it returns for a value goes back as that
+/// value's return. When the logic may end with a final value
 /// that waits for demand, the machine keeps track of the downstream's demand
 /// (``OperatorLogic/demandTracking``): whether it asked for anything, or what it asked for and
 /// has not received; requests of zero are then ignored.
@@ -155,6 +157,9 @@ struct OperatorStateMachine<Output, Failure: Error> {
   private let otherRole: OtherInputRole?
   /// Whether the second input sent its value (`drop(untilOutputFrom:)`: values pass).
   private var otherFired = false
+  /// `drop(untilOutputFrom:)` before the second input's value: what the downstream requested
+  /// minus the values dropped so far (see ``spendDropAllowance()``).
+  private var dropAllowance = Subscribers.Demand.none
   /// Upstream values being delivered now (only when ``tracksDeliveries``).
   private var deliveries = 0
   /// An ending decided while a delivery was in progress.
@@ -219,8 +224,14 @@ struct OperatorStateMachine<Output, Failure: Error> {
 
   /// An upstream value arrived.
   mutating func admitValue() -> Admission {
-    guard case .subscribed = state else { return awaitsSubscription ? .early : .ignore }
-    if otherRole == .start, !otherFired { return .drop }
+    guard case .subscribed = state else {
+      if otherRole == .start, !otherFired { spendDropAllowance() }
+      return awaitsSubscription ? .early : .ignore
+    }
+    if otherRole == .start, !otherFired {
+      spendDropAllowance()
+      return .drop
+    }
     if tracksDeliveries { deliveries += 1 }
     if demandTracking == .outstanding {
       // As in Combine (`replaceError`): a value the downstream did not ask for is the
@@ -232,6 +243,19 @@ struct OperatorStateMachine<Output, Failure: Error> {
       outstanding -= 1
     }
     return .deliver
+  }
+
+  /// `drop(untilOutputFrom:)` drops a value (before the second input's value: before the
+  /// upstream's subscription, while connected, or after the end). As in Combine, a value beyond
+  /// what the downstream requested is the upstream's misuse and stops the program; one within it
+  /// (a value that crossed a cancel, say) uses it up. After the second input's value nothing is
+  /// checked: values pass, and the demand the downstream returns for them goes to the upstream.
+  private mutating func spendDropAllowance() {
+    checkAPI(
+      dropAllowance > .none,
+      "the upstream of drop(untilOutputFrom:) sent a value that was not requested. A publisher"
+        + " sends at most the demand its subscriber asked for.")
+    dropAllowance -= 1
   }
 
   /// A delivery counted by ``admitValue()`` returned: returns the ending that waited for it.
@@ -339,6 +363,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
 
   /// The downstream requested `demand`.
   mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
+    if otherRole == .start { dropAllowance += demand }
     if demandTracking != .none {
       guard demand > .none else { return .ignore }
       hasRequested = true

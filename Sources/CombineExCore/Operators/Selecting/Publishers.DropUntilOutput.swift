@@ -47,6 +47,9 @@ extension Publishers {
   ///   longer matters; its subscription is left alone, as in Combine, until the result ends
   ///   (the upstream completes, or the downstream cancels), which cancels it.
   /// - **Cancellation** cancels the upstream and `other`, and releases the downstream.
+  /// - **Misuse.** As in Combine, an upstream value beyond the downstream's demand while values
+  ///   are dropped (before `other`'s value: also before the upstream's subscription, or after
+  ///   the end) stops the program; a value within the demand that crosses a cancel is ignored.
   /// - **Threading.** `other` may send from any thread, concurrently with the upstream: its
   ///   value switches the state atomically, and the downstream receives one call at a time
   ///   (values are only delivered after the switch, and `other`'s completion only matters
@@ -111,3 +114,13 @@ struct DropUntilOutputLogic<Input, Failure: Error>: OperatorLogic {
     completion
   }
 }
+
+/// A logic whose second input's subscriber shows itself as Combine's does: for
+/// `drop(untilOutputFrom:)`, named like the operator, with no children and its name as the
+/// playground value (`prefix(untilOutputFrom:)`'s shows nothing of the kind in Combine).
+protocol NamedOtherInputLogic: OperatorLogic {}
+
+extension DropUntilOutputLogic: NamedOtherInputLogic {}
+
+extension OtherInput: CustomReflectable, CustomPlaygroundDisplayConvertible, NamedReflection
+where Logic: NamedOtherInputLogic {}

@@ -279,6 +279,28 @@ struct ZipTests {
     #expect(second.requested == .max(4))
   }
 
+  @Test("a request of zero stops the program, as in Combine (zip)")
+  func zeroRequestStops() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      PassthroughSubject<Int, Never>().zip(PassthroughSubject<Int, Never>())
+        .record(initialDemand: .none).request(.none)
+    }
+    #expect(
+      result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) }?
+        .contains("CombineEx API violation: Zip was asked for zero values") == true)
+  }
+
+  @Test("a request of zero stops the program from inside receive(subscription:) (zip of four)")
+  func zeroRequestInSubscriptionStops() async {
+    await #expect(processExitsWith: .failure) {
+      let inputs = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+      let subscriber = AnySubscriber<(Int, Int, Int, Int), Never>(
+        receiveSubscription: { $0.request(.none) }, receiveValue: { _ in .none },
+        receiveCompletion: { _ in })
+      inputs[0].zip(inputs[1], inputs[2], inputs[3]).subscribe(subscriber)
+    }
+  }
+
   // MARK: Cancel
 
   @Test("cancel reaches every input, drops waiting values, and nothing is delivered afterwards")

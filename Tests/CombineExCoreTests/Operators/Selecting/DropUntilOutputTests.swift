@@ -237,6 +237,103 @@ struct DropUntilOutputTests {
     #expect(upstreamCancelled)
   }
 
+  // MARK: Misuse
+
+  @Test(
+    "an upstream value beyond the demand, before the other publisher's value, stops the program, as in Combine"
+  )
+  func unrequestedValueWhileDroppingStops() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = LateSubscriptionUpstream<Int, Never>()
+      let recorder = upstream.drop(untilOutputFrom: PassthroughSubject<Void, Never>())
+        .record(initialDemand: .max(1))
+      upstream.sendSubscription()
+      upstream.send(1)  // requested: dropped
+      upstream.send(2)  // not requested
+      _ = recorder
+    }
+    #expect(
+      result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) }?
+        .contains(
+          "CombineEx API violation: the upstream of drop(untilOutputFrom:) sent a value that was"
+            + " not requested") == true)
+  }
+
+  @Test(
+    "after the other publisher finished, an upstream value that was never requested stops the program, as in Combine"
+  )
+  func unrequestedValueAfterTheEndStops() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = LateSubscriptionUpstream<Int, Never>()
+      let recorder = upstream.drop(untilOutputFrom: Empty<Void, Never>())
+        .record(initialDemand: .none)
+      upstream.sendSubscription()
+      upstream.send(0)
+      _ = recorder
+    }
+  }
+
+  @Test("an upstream value before its subscription, not requested, stops the program")
+  func unrequestedValueBeforeSubscriptionStops() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = LateSubscriptionUpstream<Int, Never>()
+      let recorder = upstream.drop(untilOutputFrom: PassthroughSubject<Void, Never>())
+        .record(initialDemand: .none)
+      upstream.send(0)
+      _ = recorder
+    }
+  }
+
+  @Test("an upstream value that crosses a cancel, within the demand, is ignored")
+  func requestedValueAfterCancelIsIgnored() {
+    let upstream = LateSubscriptionUpstream<Int, Never>()
+    let recorder = upstream.drop(untilOutputFrom: PassthroughSubject<Void, Never>())
+      .record(initialDemand: .max(2))
+    upstream.sendSubscription()
+    #expect(upstream.send(1) == .none)  // dropped
+    recorder.cancel()
+    #expect(upstream.send(2) == .none)  // sent before the upstream saw the cancel
+    upstream.send(completion: .finished)
+    #expect(upstream.cancelCount == 1)
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.completionCount == 0)
+  }
+
+  @Test(
+    "after the other publisher's value, an upstream value after a cancel is ignored, whatever the demand"
+  )
+  func valuesAfterTheTriggerAreNotChecked() {
+    let upstream = LateSubscriptionUpstream<Int, Never>()
+    let trigger = PassthroughSubject<Void, Never>()
+    let recorder = upstream.drop(untilOutputFrom: trigger).record(initialDemand: .none)
+    upstream.sendSubscription()
+    trigger.send()
+    recorder.cancel()
+    #expect(upstream.send(1) == .none)  // ignored after the cancel
+    #expect(recorder.values.isEmpty)
+  }
+
+  // MARK: Reflection
+
+  @Test(
+    "both subscribers show themselves as Combine's: named DropUntilOutput, no mirror children, the name as the playground value"
+  )
+  func reflection() {
+    let upstream = AttachedSubscriberPublisher()
+    let other = AttachedSubscriberPublisher()
+    let recorder = upstream.drop(untilOutputFrom: other).record()
+    let subscribers = [upstream.attached, other.attached].compactMap { $0 }
+    #expect(subscribers.count == 2)
+    for subscriber in subscribers {
+      #expect((subscriber as? any CustomStringConvertible)?.description == "DropUntilOutput")
+      #expect(
+        (subscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+          == "DropUntilOutput")
+      #expect((subscriber as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    }
+    recorder.cancel()
+  }
+
   // MARK: Stress
 
   @Test(
@@ -263,5 +360,18 @@ struct DropUntilOutputTests {
       #expect(mine == Array((400 - mine.count)..<400))
     }
     #expect(received.filter { $0 / 1000 == 0 }.count >= 200)
+  }
+}
+
+/// A publisher that keeps the subscriber attached to it, as attached (not erased), and never
+/// sends anything.
+private final class AttachedSubscriberPublisher: Publisher {
+  typealias Output = Int
+  typealias Failure = Never
+
+  private(set) var attached: Any?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    attached = subscriber
   }
 }
