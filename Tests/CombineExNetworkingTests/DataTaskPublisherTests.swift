@@ -112,12 +112,15 @@ struct DataTaskPublisherTests {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let publisher = makeSession().dataTaskPublisher(for: server.url("/release"))
-    var subscriber: SpySubscriber? = SpySubscriber()
+    // No demand until the subscription is captured: the task starts on the first request, so
+    // a fast answer cannot end it (and release it) before the test holds a weak reference.
+    var subscriber: SpySubscriber? = SpySubscriber(initialDemand: .none)
     publisher.subscribe(subscriber!)
     let subscription = WeakBox(subscriber?.subscription as AnyObject?)
     let weakSubscriber = WeakBox(subscriber)
     let completed = subscriber!.completed
     #expect(subscription.object != nil)
+    subscriber!.request(.unlimited)
 
     #expect(await waitFor(completed), "no completion")
     #expect(subscriber?.completions.count == 1)
