@@ -74,7 +74,7 @@ extension Publisher {
   /// // Prints: 1, 2 (the subscriber asked for two values, so 3 and the completion wait)
   /// ```
   ///
-  /// While an ``_Introspection`` object is enabled, the subscription and every event of the
+  /// While an `_Introspection` object is enabled, the subscription and every event of the
   /// subscriber are reported to it; otherwise this is one load of a flag and the call.
   @inlinable
   public func subscribe<S: Subscriber>(_ subscriber: S)
