@@ -77,9 +77,15 @@ extension Publishers {
         }
         return
       }
-      upstream.receive(
-        subscriber: ScheduledDelivery<Output, Failure, Context, S>(
-          downstream: subscriber, scheduler: scheduler, options: options, name: "ReceiveOn"))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          ScheduledDelivery<Output, Failure, Context, S>(
+            downstream: subscriber, scheduler: scheduler, options: options, name: "ReceiveOn"))
+      } else {
+        upstream.receive(
+          subscriber: ScheduledDelivery<Output, Failure, Context, S>(
+            downstream: subscriber, scheduler: scheduler, options: options, name: "ReceiveOn"))
+      }
     }
   }
 }
