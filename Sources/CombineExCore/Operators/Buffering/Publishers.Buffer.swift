@@ -120,9 +120,15 @@ extension Publishers {
     /// subscription once the upstream's has arrived.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      upstream.receive(
-        subscriber: BufferStorage(
-          downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          BufferStorage(
+            downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+      } else {
+        upstream.receive(
+          subscriber: BufferStorage(
+            downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+      }
     }
   }
 }

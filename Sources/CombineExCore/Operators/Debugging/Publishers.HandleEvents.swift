@@ -94,7 +94,11 @@ extension Publishers {
         receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
         receiveCompletion: receiveCompletion, receiveCancel: receiveCancel,
         receiveRequest: receiveRequest)
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

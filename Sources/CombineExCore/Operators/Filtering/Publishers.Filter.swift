@@ -44,7 +44,13 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(subscriber: FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
+      } else {
+        upstream.receive(
+          subscriber: FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
+      }
     }
   }
 }

@@ -65,7 +65,11 @@ extension Publishers {
       let logic = RemoveDuplicatesLogic<Output, Failure, Failure>(
         name: "RemoveDuplicates", isDuplicate: { .success(predicate($0, $1)) },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

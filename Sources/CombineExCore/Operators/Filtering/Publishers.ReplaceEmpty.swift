@@ -49,9 +49,15 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(
-        subscriber: OperatorDriver(
-          ReplaceEmptyLogic<Output, Failure>(output: output), downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          OperatorDriver(
+            ReplaceEmptyLogic<Output, Failure>(output: output), downstream: subscriber))
+      } else {
+        upstream.receive(
+          subscriber: OperatorDriver(
+            ReplaceEmptyLogic<Output, Failure>(output: output), downstream: subscriber))
+      }
     }
   }
 }

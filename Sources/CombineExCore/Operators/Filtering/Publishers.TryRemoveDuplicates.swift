@@ -54,7 +54,11 @@ extension Publishers {
         name: "TryRemoveDuplicates",
         isDuplicate: { previous, next in Result { try predicate(previous, next) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

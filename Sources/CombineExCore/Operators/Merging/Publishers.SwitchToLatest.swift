@@ -127,7 +127,11 @@ extension Publishers {
       let subscription = SwitchToLatestSubscription<Upstream, S>(storage: storage)
       subscriber.receive(subscription: subscription)
       guard storage.isActive else { return }
-      upstream.receive(subscriber: subscription)
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(subscription)
+      } else {
+        upstream.receive(subscriber: subscription)
+      }
     }
   }
 }

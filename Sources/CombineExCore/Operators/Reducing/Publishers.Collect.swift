@@ -37,9 +37,16 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
-      upstream.receive(
-        subscriber: OperatorDriver(CollectLogic<Upstream.Output, Failure>(), downstream: subscriber)
-      )
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          OperatorDriver(CollectLogic<Upstream.Output, Failure>(), downstream: subscriber)
+        )
+      } else {
+        upstream.receive(
+          subscriber: OperatorDriver(
+            CollectLogic<Upstream.Output, Failure>(), downstream: subscriber)
+        )
+      }
     }
   }
 }

@@ -92,10 +92,17 @@ extension Publishers {
         checkAPI(limit > 0, "collect(.byTimeOrCount) needs a count above zero, not \(limit).")
         (scheduler, stride, count) = (context, interval, limit)
       }
-      upstream.receive(
-        subscriber: CollectByTimeSubscription<Upstream, Context, S>(
-          downstream: subscriber, scheduler: scheduler, stride: stride, count: count,
-          options: options))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          CollectByTimeSubscription<Upstream, Context, S>(
+            downstream: subscriber, scheduler: scheduler, stride: stride, count: count,
+            options: options))
+      } else {
+        upstream.receive(
+          subscriber: CollectByTimeSubscription<Upstream, Context, S>(
+            downstream: subscriber, scheduler: scheduler, stride: stride, count: count,
+            options: options))
+      }
     }
   }
 }

@@ -104,7 +104,11 @@ extension Publishers {
       let logic = ComparisonLogic<Output, Failure, Failure>(
         name: "Comparison", isReplacedBy: { .success(areInIncreasingOrder($0, $1)) },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

@@ -44,7 +44,11 @@ extension Publishers {
       let output = self.output
       let logic = ContainsLogic<Upstream.Output, Failure, Failure>(
         name: "Contains", matches: { .success($0 == output) }, convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

@@ -48,7 +48,11 @@ extension Publishers {
       let predicate = self.predicate
       let logic = ContainsLogic<Upstream.Output, Failure, Failure>(
         name: "ContainsWhere", matches: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

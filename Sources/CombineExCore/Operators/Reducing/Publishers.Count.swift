@@ -36,8 +36,14 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == Int {
-      upstream.receive(
-        subscriber: OperatorDriver(CountLogic<Upstream.Output, Failure>(), downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          OperatorDriver(CountLogic<Upstream.Output, Failure>(), downstream: subscriber))
+      } else {
+        upstream.receive(
+          subscriber: OperatorDriver(CountLogic<Upstream.Output, Failure>(), downstream: subscriber)
+        )
+      }
     }
   }
 }

@@ -55,7 +55,11 @@ extension Publishers {
       let logic = AllSatisfyLogic<Upstream.Output, Upstream.Failure, any Error>(
         name: "TryAllSatisfy", passes: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

@@ -77,7 +77,11 @@ extension Publishers {
         name: "TryComparison",
         isReplacedBy: { kept, new in Result { try areInIncreasingOrder(kept, new) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

@@ -53,7 +53,11 @@ extension Publishers {
       let logic = ContainsLogic<Upstream.Output, Upstream.Failure, any Error>(
         name: "TryContainsWhere", matches: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

@@ -44,7 +44,11 @@ extension Publishers {
       let predicate = self.predicate
       let logic = LastLogic<Output, Failure, Failure>(
         name: "LastWhere", matches: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

@@ -80,9 +80,15 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      upstream.receive(
-        subscriber: OperatorDriver(
-          OutputLogic<Output, Failure>(range: range), downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          OperatorDriver(
+            OutputLogic<Output, Failure>(range: range), downstream: subscriber))
+      } else {
+        upstream.receive(
+          subscriber: OperatorDriver(
+            OutputLogic<Output, Failure>(range: range), downstream: subscriber))
+      }
     }
   }
 }

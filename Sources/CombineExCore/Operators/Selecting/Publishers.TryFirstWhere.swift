@@ -52,7 +52,11 @@ extension Publishers {
       let logic = FirstLogic<Output, Upstream.Failure, any Error>(
         name: "TryFirstWhere", matches: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

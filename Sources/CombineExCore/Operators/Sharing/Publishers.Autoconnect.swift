@@ -69,7 +69,12 @@ extension Publishers {
           return false
         }
       }
-      upstream.receive(subscriber: AutoconnectInner(parent: self, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          AutoconnectInner(parent: self, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: AutoconnectInner(parent: self, downstream: subscriber))
+      }
       guard shouldConnect else { return }
       let made = upstream.connect()
       let keep = lock.withLock { () -> Bool in

@@ -73,9 +73,15 @@ extension Publishers {
     /// Attaches the subscriber through a debouncing subscription.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(
-        subscriber: DebounceSubscription<Upstream, Context, S>(
-          downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          DebounceSubscription<Upstream, Context, S>(
+            downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+      } else {
+        upstream.receive(
+          subscriber: DebounceSubscription<Upstream, Context, S>(
+            downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+      }
     }
   }
 }

@@ -67,7 +67,11 @@ extension Publishers {
         downstream: subscriber)
       let upstream = self.upstream
       scheduler.schedule(options: options) {
-        upstream.receive(subscriber: inner)
+        if _slowPath(introspectionIsOn) {
+          upstream.subscribeReportingToIntrospection(inner)
+        } else {
+          upstream.receive(subscriber: inner)
+        }
       }
     }
   }

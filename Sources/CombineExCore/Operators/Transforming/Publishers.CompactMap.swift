@@ -46,8 +46,13 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
-      upstream.receive(
-        subscriber: CompactMapSubscriber(downstream: subscriber, transform: transform))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          CompactMapSubscriber(downstream: subscriber, transform: transform))
+      } else {
+        upstream.receive(
+          subscriber: CompactMapSubscriber(downstream: subscriber, transform: transform))
+      }
     }
   }
 }

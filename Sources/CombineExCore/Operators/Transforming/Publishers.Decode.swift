@@ -48,7 +48,11 @@ extension Publishers {
       let decoder = self.decoder
       let logic = CodingLogic<Upstream.Output, Output, Upstream.Failure>(
         name: "Decode", transform: { try decoder.decode(Output.self, from: $0) })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

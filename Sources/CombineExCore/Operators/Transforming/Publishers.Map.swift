@@ -41,7 +41,12 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
-      upstream.receive(subscriber: MapSubscriber(downstream: subscriber, transform: transform))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          MapSubscriber(downstream: subscriber, transform: transform))
+      } else {
+        upstream.receive(subscriber: MapSubscriber(downstream: subscriber, transform: transform))
+      }
     }
   }
 }

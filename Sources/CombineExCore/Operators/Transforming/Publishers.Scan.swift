@@ -55,7 +55,11 @@ extension Publishers {
         name: "Scan", initialState: initialResult,
         step: { .success(nextPartialResult($0, $1)) }, convertFailure: { $0 },
         endsOnCompletionBeforeSubscription: true)
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }

@@ -49,11 +49,19 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
-      upstream.receive(
-        subscriber: OperatorDriver(
-          TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
-            transform: transform),
-          downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          OperatorDriver(
+            TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
+              transform: transform),
+            downstream: subscriber))
+      } else {
+        upstream.receive(
+          subscriber: OperatorDriver(
+            TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
+              transform: transform),
+            downstream: subscriber))
+      }
     }
   }
 }

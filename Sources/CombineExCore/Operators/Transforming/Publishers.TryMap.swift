@@ -42,8 +42,13 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
-      upstream.receive(
-        subscriber: OperatorDriver(TryMapLogic(transform: transform), downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(
+          OperatorDriver(TryMapLogic(transform: transform), downstream: subscriber))
+      } else {
+        upstream.receive(
+          subscriber: OperatorDriver(TryMapLogic(transform: transform), downstream: subscriber))
+      }
     }
   }
 }

@@ -59,7 +59,11 @@ extension Publishers {
         name: "TryScan", initialState: initialResult,
         step: { accumulator, next in Result { try nextPartialResult(accumulator, next) } },
         convertFailure: { $0 }, endsOnCompletionBeforeSubscription: false)
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      if _slowPath(introspectionIsOn) {
+        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
+      } else {
+        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      }
     }
   }
 }
