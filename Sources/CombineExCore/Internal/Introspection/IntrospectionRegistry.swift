@@ -8,11 +8,6 @@ import Synchronization
 @usableFromInline
 let introspectionIsActive = Atomic<Bool>(false)
 
-/// ``introspectionIsActive``'s relaxed load, for the operators' inlinable subscribe paths
-/// (which then need not import Synchronization themselves).
-@inlinable
-var introspectionIsOn: Bool { introspectionIsActive.load(ordering: .relaxed) }
-
 /// The enabled `_Introspection` objects, in the order they were enabled.
 final class IntrospectionRegistry: @unchecked Sendable {
   // @unchecked Sendable: `handlers` is read and written only under `lock`.

@@ -4,7 +4,6 @@ extension Publisher {
   /// Out of line, so that the check in `subscribe(_:)` is all the inlined code carries.
   @usableFromInline
   @inline(never)
-  @_semantics("optimize.sil.specialize.generic.never")
   func subscribeReportingToIntrospection<S: Subscriber>(_ subscriber: S)
   where S.Input == Output, S.Failure == Failure {
     if let marker = subscriber as? any IntrospectionMarker,

@@ -120,15 +120,9 @@ extension Publishers {
     /// subscription once the upstream's has arrived.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          BufferStorage(
-            downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
-      } else {
-        upstream.receive(
-          subscriber: BufferStorage(
-            downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
-      }
+      upstream.receive(
+        subscriber: BufferStorage(
+          downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
     }
   }
 }

@@ -58,12 +58,7 @@ where Downstream.Input == Values.Output {
     _ input: Input, at index: Int, store: @escaping (inout Values, Input.Output) -> Void
   ) where Input.Failure == Downstream.Failure {
     guard lock.withLock({ machine.isActive }) else { return }
-    if _slowPath(introspectionIsOn) {
-      input.subscribeReportingToIntrospection(
-        CombiningInput(storage: self, index: index, store: store))
-    } else {
-      input.receive(subscriber: CombiningInput(storage: self, index: index, store: store))
-    }
+    input.receive(subscriber: CombiningInput(storage: self, index: index, store: store))
   }
 
   @inlinable

@@ -96,12 +96,7 @@ extension Publishers {
     /// Attaches the subscriber, through a stateless subscriber that runs the closures.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          BreakpointSubscriber(breakpoint: self, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: BreakpointSubscriber(breakpoint: self, downstream: subscriber))
-      }
+      upstream.receive(subscriber: BreakpointSubscriber(breakpoint: self, downstream: subscriber))
     }
   }
 }

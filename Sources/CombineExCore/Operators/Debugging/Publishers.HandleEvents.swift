@@ -94,11 +94,7 @@ extension Publishers {
         receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
         receiveCompletion: receiveCompletion, receiveCancel: receiveCancel,
         receiveRequest: receiveRequest)
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -60,17 +60,10 @@ extension Publishers {
     /// Attaches the subscriber; each subscription logs to its own copy of `stream`.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          OperatorDriver(
-            PrintLogic<Output, Failure>(log: PrintLog(prefix: prefix, stream: stream)),
-            downstream: subscriber))
-      } else {
-        upstream.receive(
-          subscriber: OperatorDriver(
-            PrintLogic<Output, Failure>(log: PrintLog(prefix: prefix, stream: stream)),
-            downstream: subscriber))
-      }
+      upstream.receive(
+        subscriber: OperatorDriver(
+          PrintLogic<Output, Failure>(log: PrintLog(prefix: prefix, stream: stream)),
+          downstream: subscriber))
     }
   }
 }

@@ -68,11 +68,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     subscribeDownstream()
     // Subscribed even after a cancel from inside `receive(subscription:)`: the upstream's
     // subscription is then cancelled as soon as it arrives.
-    if _slowPath(introspectionIsOn) {
-      upstream.subscribeReportingToIntrospection(self)
-    } else {
-      upstream.receive(subscriber: self)
-    }
+    upstream.receive(subscriber: self)
   }
 
   /// The `untilOutputFrom` operators, as in Combine: `drop(untilOutputFrom:)` hands the
@@ -88,33 +84,15 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     if logic.otherInput == .start { subscribeDownstream() }
     if isLive {
       if logic.isReflected {
-        if _slowPath(introspectionIsOn) {
-          other.subscribeReportingToIntrospection(
-            OtherInput<Logic, Downstream, Other.Output>(driver: self))
-        } else {
-          other.receive(subscriber: OtherInput<Logic, Downstream, Other.Output>(driver: self))
-        }
+        other.receive(subscriber: OtherInput<Logic, Downstream, Other.Output>(driver: self))
       } else {
-        if _slowPath(introspectionIsOn) {
-          other.subscribeReportingToIntrospection(
-            UnreflectedDriver<Logic, Downstream>.Other<Other.Output>(self))
-        } else {
-          other.receive(subscriber: UnreflectedDriver<Logic, Downstream>.Other<Other.Output>(self))
-        }
+        other.receive(subscriber: UnreflectedDriver<Logic, Downstream>.Other<Other.Output>(self))
       }
     }
     if logic.isReflected {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(self)
-      } else {
-        upstream.receive(subscriber: self)
-      }
+      upstream.receive(subscriber: self)
     } else {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(UnreflectedDriver(self))
-      } else {
-        upstream.receive(subscriber: UnreflectedDriver(self))
-      }
+      upstream.receive(subscriber: UnreflectedDriver(self))
     }
   }
 

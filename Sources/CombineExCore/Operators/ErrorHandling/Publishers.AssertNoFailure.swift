@@ -62,15 +62,9 @@ extension Publishers {
     /// Attaches the subscriber, through a stateless subscriber that checks the completion.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == Never {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          AssertNoFailureSubscriber<S, Upstream.Failure>(
-            downstream: subscriber, prefix: prefix, file: file, line: line))
-      } else {
-        upstream.receive(
-          subscriber: AssertNoFailureSubscriber<S, Upstream.Failure>(
-            downstream: subscriber, prefix: prefix, file: file, line: line))
-      }
+      upstream.receive(
+        subscriber: AssertNoFailureSubscriber<S, Upstream.Failure>(
+          downstream: subscriber, prefix: prefix, file: file, line: line))
     }
   }
 }

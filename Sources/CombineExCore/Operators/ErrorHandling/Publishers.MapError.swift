@@ -44,15 +44,9 @@ extension Publishers {
     /// Attaches the subscriber, through a stateless subscriber that converts the failure.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Failure == S.Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          MapErrorSubscriber<S, Upstream.Failure>(
-            downstream: subscriber, transform: transform))
-      } else {
-        upstream.receive(
-          subscriber: MapErrorSubscriber<S, Upstream.Failure>(
-            downstream: subscriber, transform: transform))
-      }
+      upstream.receive(
+        subscriber: MapErrorSubscriber<S, Upstream.Failure>(
+          downstream: subscriber, transform: transform))
     }
   }
 }

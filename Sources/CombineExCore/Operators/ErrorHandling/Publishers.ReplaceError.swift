@@ -46,15 +46,9 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          OperatorDriver(
-            ReplaceErrorLogic<Output, Upstream.Failure>(output: output), downstream: subscriber))
-      } else {
-        upstream.receive(
-          subscriber: OperatorDriver(
-            ReplaceErrorLogic<Output, Upstream.Failure>(output: output), downstream: subscriber))
-      }
+      upstream.receive(
+        subscriber: OperatorDriver(
+          ReplaceErrorLogic<Output, Upstream.Failure>(output: output), downstream: subscriber))
     }
   }
 }

@@ -43,11 +43,7 @@ extension Publishers {
     /// Attaches the subscriber, through a stateless subscriber that forwards everything.
     public func receive<S: Subscriber>(subscriber: S)
     where Failure == S.Failure, Upstream.Output == S.Input {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(SetFailureTypeSubscriber(downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: SetFailureTypeSubscriber(downstream: subscriber))
-      }
+      upstream.receive(subscriber: SetFailureTypeSubscriber(downstream: subscriber))
     }
 
     /// Changes the failure type again: still one `SetFailureType` over the same upstream.

@@ -67,15 +67,9 @@ class RelayStorage<Downstream: Subscriber>: Subscription, CustomStringConvertibl
     onCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Void
   ) where P.Output == Downstream.Input {
     guard lock.withLock({ machine.isLive }) else { return }
-    if _slowPath(introspectionIsOn) {
-      publisher.subscribeReportingToIntrospection(
-        RelayStage<Downstream, P.Failure, Role>(
-          relay: self, stage: stage, onCompletion: onCompletion))
-    } else {
-      publisher.receive(
-        subscriber: RelayStage<Downstream, P.Failure, Role>(
-          relay: self, stage: stage, onCompletion: onCompletion))
-    }
+    publisher.receive(
+      subscriber: RelayStage<Downstream, P.Failure, Role>(
+        relay: self, stage: stage, onCompletion: onCompletion))
   }
 
   final func receive(subscription: any Subscription, stage: Int) {

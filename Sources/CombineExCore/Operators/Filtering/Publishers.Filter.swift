@@ -44,13 +44,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
-      } else {
-        upstream.receive(
-          subscriber: FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
-      }
+      upstream.receive(subscriber: FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
     }
   }
 }

@@ -41,13 +41,8 @@ extension Publishers {
     /// Attaches the subscriber, through a stateless subscriber that drops every element.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Never, S.Failure == Upstream.Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          IgnoreOutputSubscriber<S, Upstream.Output>(downstream: subscriber))
-      } else {
-        upstream.receive(
-          subscriber: IgnoreOutputSubscriber<S, Upstream.Output>(downstream: subscriber))
-      }
+      upstream.receive(
+        subscriber: IgnoreOutputSubscriber<S, Upstream.Output>(downstream: subscriber))
     }
   }
 }

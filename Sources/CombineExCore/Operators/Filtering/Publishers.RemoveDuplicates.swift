@@ -65,11 +65,7 @@ extension Publishers {
       let logic = RemoveDuplicatesLogic<Output, Failure, Failure>(
         name: "RemoveDuplicates", isDuplicate: { .success(predicate($0, $1)) },
         convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

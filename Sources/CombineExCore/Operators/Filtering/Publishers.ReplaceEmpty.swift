@@ -49,15 +49,9 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          OperatorDriver(
-            ReplaceEmptyLogic<Output, Failure>(output: output), downstream: subscriber))
-      } else {
-        upstream.receive(
-          subscriber: OperatorDriver(
-            ReplaceEmptyLogic<Output, Failure>(output: output), downstream: subscriber))
-      }
+      upstream.receive(
+        subscriber: OperatorDriver(
+          ReplaceEmptyLogic<Output, Failure>(output: output), downstream: subscriber))
     }
   }
 }

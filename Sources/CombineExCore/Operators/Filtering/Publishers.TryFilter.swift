@@ -50,17 +50,10 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          OperatorDriver(
-            TryFilterLogic<Upstream.Output, Upstream.Failure>(isIncluded: isIncluded),
-            downstream: subscriber))
-      } else {
-        upstream.receive(
-          subscriber: OperatorDriver(
-            TryFilterLogic<Upstream.Output, Upstream.Failure>(isIncluded: isIncluded),
-            downstream: subscriber))
-      }
+      upstream.receive(
+        subscriber: OperatorDriver(
+          TryFilterLogic<Upstream.Output, Upstream.Failure>(isIncluded: isIncluded),
+          downstream: subscriber))
     }
   }
 }

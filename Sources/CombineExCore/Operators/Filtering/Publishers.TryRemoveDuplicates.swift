@@ -54,11 +54,7 @@ extension Publishers {
         name: "TryRemoveDuplicates",
         isDuplicate: { previous, next in Result { try predicate(previous, next) } },
         convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -148,15 +148,9 @@ extension Publishers {
         mode: .flatMap(maxPublishers: maxPublishers), downstream: subscriber, name: "FlatMap")
       subscriber.receive(subscription: storage)
       guard storage.isActive else { return }
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          MergeUpstream<Upstream, NewPublisher, S>(
-            storage: storage, transform: transform))
-      } else {
-        upstream.receive(
-          subscriber: MergeUpstream<Upstream, NewPublisher, S>(
-            storage: storage, transform: transform))
-      }
+      upstream.receive(
+        subscriber: MergeUpstream<Upstream, NewPublisher, S>(
+          storage: storage, transform: transform))
     }
   }
 }

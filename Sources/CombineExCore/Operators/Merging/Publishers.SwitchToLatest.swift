@@ -127,11 +127,7 @@ extension Publishers {
       let subscription = SwitchToLatestSubscription<Upstream, S>(storage: storage)
       subscriber.receive(subscription: subscription)
       guard storage.isActive else { return }
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(subscription)
-      } else {
-        upstream.receive(subscriber: subscription)
-      }
+      upstream.receive(subscriber: subscription)
     }
   }
 }

@@ -37,16 +37,9 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          OperatorDriver(CollectLogic<Upstream.Output, Failure>(), downstream: subscriber)
-        )
-      } else {
-        upstream.receive(
-          subscriber: OperatorDriver(
-            CollectLogic<Upstream.Output, Failure>(), downstream: subscriber)
-        )
-      }
+      upstream.receive(
+        subscriber: OperatorDriver(CollectLogic<Upstream.Output, Failure>(), downstream: subscriber)
+      )
     }
   }
 }

@@ -49,15 +49,9 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          OperatorDriver(
-            CollectByCountLogic<Upstream.Output, Failure>(count: count), downstream: subscriber))
-      } else {
-        upstream.receive(
-          subscriber: OperatorDriver(
-            CollectByCountLogic<Upstream.Output, Failure>(count: count), downstream: subscriber))
-      }
+      upstream.receive(
+        subscriber: OperatorDriver(
+          CollectByCountLogic<Upstream.Output, Failure>(count: count), downstream: subscriber))
     }
   }
 }

@@ -92,17 +92,10 @@ extension Publishers {
         checkAPI(limit > 0, "collect(.byTimeOrCount) needs a count above zero, not \(limit).")
         (scheduler, stride, count) = (context, interval, limit)
       }
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          CollectByTimeSubscription<Upstream, Context, S>(
-            downstream: subscriber, scheduler: scheduler, stride: stride, count: count,
-            options: options))
-      } else {
-        upstream.receive(
-          subscriber: CollectByTimeSubscription<Upstream, Context, S>(
-            downstream: subscriber, scheduler: scheduler, stride: stride, count: count,
-            options: options))
-      }
+      upstream.receive(
+        subscriber: CollectByTimeSubscription<Upstream, Context, S>(
+          downstream: subscriber, scheduler: scheduler, stride: stride, count: count,
+          options: options))
     }
   }
 }

@@ -104,11 +104,7 @@ extension Publishers {
       let logic = ComparisonLogic<Output, Failure, Failure>(
         name: "Comparison", isReplacedBy: { .success(areInIncreasingOrder($0, $1)) },
         convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -44,11 +44,7 @@ extension Publishers {
       let output = self.output
       let logic = ContainsLogic<Upstream.Output, Failure, Failure>(
         name: "Contains", matches: { .success($0 == output) }, convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -48,11 +48,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = ContainsLogic<Upstream.Output, Failure, Failure>(
         name: "ContainsWhere", matches: { .success(predicate($0)) }, convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -36,14 +36,8 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == Int {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          OperatorDriver(CountLogic<Upstream.Output, Failure>(), downstream: subscriber))
-      } else {
-        upstream.receive(
-          subscriber: OperatorDriver(CountLogic<Upstream.Output, Failure>(), downstream: subscriber)
-        )
-      }
+      upstream.receive(
+        subscriber: OperatorDriver(CountLogic<Upstream.Output, Failure>(), downstream: subscriber))
     }
   }
 }

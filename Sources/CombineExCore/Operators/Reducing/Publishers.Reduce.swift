@@ -75,11 +75,7 @@ extension Publishers {
         name: "Reduce", initialState: initial,
         step: { accumulator, next in .success(nextPartialResult(accumulator, next)) },
         convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 
@@ -118,11 +114,7 @@ extension Publishers {
         name: "TryReduce", initialState: initial,
         step: { accumulator, next in Result { try nextPartialResult(accumulator, next) } },
         convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

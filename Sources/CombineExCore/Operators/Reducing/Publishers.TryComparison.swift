@@ -77,11 +77,7 @@ extension Publishers {
         name: "TryComparison",
         isReplacedBy: { kept, new in Result { try areInIncreasingOrder(kept, new) } },
         convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -53,11 +53,7 @@ extension Publishers {
       let logic = ContainsLogic<Upstream.Output, Upstream.Failure, any Error>(
         name: "TryContainsWhere", matches: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

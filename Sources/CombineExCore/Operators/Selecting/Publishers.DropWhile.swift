@@ -70,11 +70,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = DropWhileLogic<Upstream.Output, Failure, Failure>(
         name: "DropWhile", shouldDrop: { .success(predicate($0)) }, convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 
@@ -108,11 +104,7 @@ extension Publishers {
       let logic = DropWhileLogic<Upstream.Output, Upstream.Failure, any Error>(
         name: "TryDropWhile", shouldDrop: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

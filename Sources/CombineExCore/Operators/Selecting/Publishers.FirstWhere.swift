@@ -46,11 +46,7 @@ extension Publishers {
       // Combine names this subscription "TryFirst" (its description), and so do we.
       let logic = FirstLogic<Output, Failure, Failure>(
         name: "TryFirst", matches: { .success(predicate($0)) }, convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

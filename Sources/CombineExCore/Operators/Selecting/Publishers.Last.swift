@@ -39,11 +39,7 @@ extension Publishers {
     where Failure == S.Failure, Output == S.Input {
       let logic = LastLogic<Output, Failure, Failure>(
         name: "Last", matches: { _ in .success(true) }, convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

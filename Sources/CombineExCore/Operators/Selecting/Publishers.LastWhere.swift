@@ -44,11 +44,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = LastLogic<Output, Failure, Failure>(
         name: "LastWhere", matches: { .success(predicate($0)) }, convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

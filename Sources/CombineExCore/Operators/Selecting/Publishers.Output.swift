@@ -80,15 +80,9 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          OperatorDriver(
-            OutputLogic<Output, Failure>(range: range), downstream: subscriber))
-      } else {
-        upstream.receive(
-          subscriber: OperatorDriver(
-            OutputLogic<Output, Failure>(range: range), downstream: subscriber))
-      }
+      upstream.receive(
+        subscriber: OperatorDriver(
+          OutputLogic<Output, Failure>(range: range), downstream: subscriber))
     }
   }
 }

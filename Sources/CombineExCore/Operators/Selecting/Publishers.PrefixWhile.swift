@@ -69,11 +69,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = PrefixWhileLogic<Upstream.Output, Failure, Failure>(
         name: "PrefixWhile", shouldContinue: { .success(predicate($0)) }, convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 
@@ -107,11 +103,7 @@ extension Publishers {
       let logic = PrefixWhileLogic<Upstream.Output, Upstream.Failure, any Error>(
         name: "TryPrefixWhile", shouldContinue: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -52,11 +52,7 @@ extension Publishers {
       let logic = FirstLogic<Output, Upstream.Failure, any Error>(
         name: "TryFirstWhere", matches: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -69,12 +69,7 @@ extension Publishers {
           return false
         }
       }
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          AutoconnectInner(parent: self, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: AutoconnectInner(parent: self, downstream: subscriber))
-      }
+      upstream.receive(subscriber: AutoconnectInner(parent: self, downstream: subscriber))
       guard shouldConnect else { return }
       let made = upstream.connect()
       let keep = lock.withLock { () -> Bool in

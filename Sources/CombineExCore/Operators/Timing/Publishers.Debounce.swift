@@ -73,15 +73,9 @@ extension Publishers {
     /// Attaches the subscriber through a debouncing subscription.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          DebounceSubscription<Upstream, Context, S>(
-            downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
-      } else {
-        upstream.receive(
-          subscriber: DebounceSubscription<Upstream, Context, S>(
-            downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
-      }
+      upstream.receive(
+        subscriber: DebounceSubscription<Upstream, Context, S>(
+          downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
     }
   }
 }

@@ -77,17 +77,10 @@ extension Publishers {
     /// Attaches the subscriber through a subscription that delivers each event late.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          DelaySubscription<Output, Failure, Context, S>(
-            downstream: subscriber, interval: interval, tolerance: tolerance, scheduler: scheduler,
-            options: options))
-      } else {
-        upstream.receive(
-          subscriber: DelaySubscription<Output, Failure, Context, S>(
-            downstream: subscriber, interval: interval, tolerance: tolerance, scheduler: scheduler,
-            options: options))
-      }
+      upstream.receive(
+        subscriber: DelaySubscription<Output, Failure, Context, S>(
+          downstream: subscriber, interval: interval, tolerance: tolerance, scheduler: scheduler,
+          options: options))
     }
   }
 }

@@ -57,15 +57,9 @@ extension Publishers {
     /// Attaches the subscriber through a measuring subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == Context.SchedulerTimeType.Stride {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          MeasureIntervalSubscriber<Upstream.Output, Context, S>(
-            downstream: subscriber, scheduler: scheduler))
-      } else {
-        upstream.receive(
-          subscriber: MeasureIntervalSubscriber<Upstream.Output, Context, S>(
-            downstream: subscriber, scheduler: scheduler))
-      }
+      upstream.receive(
+        subscriber: MeasureIntervalSubscriber<Upstream.Output, Context, S>(
+          downstream: subscriber, scheduler: scheduler))
     }
   }
 }

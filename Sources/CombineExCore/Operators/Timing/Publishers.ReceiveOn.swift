@@ -70,22 +70,12 @@ extension Publishers {
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       if Context.self == ImmediateScheduler.self, S.self is any SubscriptionReleasing.Type {
         // Delivery at once, with the same order and cancellation guarantees, without locks.
-        if _slowPath(introspectionIsOn) {
-          upstream.subscribeReportingToIntrospection(ImmediateDelivery(downstream: subscriber))
-        } else {
-          upstream.receive(subscriber: ImmediateDelivery(downstream: subscriber))
-        }
+        upstream.receive(subscriber: ImmediateDelivery(downstream: subscriber))
         return
       }
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          ScheduledDelivery<Output, Failure, Context, S>(
-            downstream: subscriber, scheduler: scheduler, options: options, name: "ReceiveOn"))
-      } else {
-        upstream.receive(
-          subscriber: ScheduledDelivery<Output, Failure, Context, S>(
-            downstream: subscriber, scheduler: scheduler, options: options, name: "ReceiveOn"))
-      }
+      upstream.receive(
+        subscriber: ScheduledDelivery<Output, Failure, Context, S>(
+          downstream: subscriber, scheduler: scheduler, options: options, name: "ReceiveOn"))
     }
   }
 }

@@ -67,11 +67,7 @@ extension Publishers {
         downstream: subscriber)
       let upstream = self.upstream
       scheduler.schedule(options: options) {
-        if _slowPath(introspectionIsOn) {
-          upstream.subscribeReportingToIntrospection(inner)
-        } else {
-          upstream.receive(subscriber: inner)
-        }
+        upstream.receive(subscriber: inner)
       }
     }
   }

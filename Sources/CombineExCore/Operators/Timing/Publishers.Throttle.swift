@@ -80,15 +80,9 @@ extension Publishers {
     /// Attaches the subscriber through a throttling subscription.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          ThrottleSubscription<Upstream, Context, S>(
-            downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
-      } else {
-        upstream.receive(
-          subscriber: ThrottleSubscription<Upstream, Context, S>(
-            downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
-      }
+      upstream.receive(
+        subscriber: ThrottleSubscription<Upstream, Context, S>(
+          downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
     }
   }
 }

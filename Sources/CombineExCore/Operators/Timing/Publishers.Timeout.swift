@@ -83,17 +83,10 @@ extension Publishers {
     /// Attaches the subscriber through a subscription with a timeout timer.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          TimeoutSubscription<Upstream, Context, S>(
-            downstream: subscriber, interval: interval, scheduler: scheduler, options: options,
-            customError: customError))
-      } else {
-        upstream.receive(
-          subscriber: TimeoutSubscription<Upstream, Context, S>(
-            downstream: subscriber, interval: interval, scheduler: scheduler, options: options,
-            customError: customError))
-      }
+      upstream.receive(
+        subscriber: TimeoutSubscription<Upstream, Context, S>(
+          downstream: subscriber, interval: interval, scheduler: scheduler, options: options,
+          customError: customError))
     }
   }
 }

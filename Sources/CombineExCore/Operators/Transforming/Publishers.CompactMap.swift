@@ -46,13 +46,8 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          CompactMapSubscriber(downstream: subscriber, transform: transform))
-      } else {
-        upstream.receive(
-          subscriber: CompactMapSubscriber(downstream: subscriber, transform: transform))
-      }
+      upstream.receive(
+        subscriber: CompactMapSubscriber(downstream: subscriber, transform: transform))
     }
   }
 }

@@ -48,11 +48,7 @@ extension Publishers {
       let decoder = self.decoder
       let logic = CodingLogic<Upstream.Output, Output, Upstream.Failure>(
         name: "Decode", transform: { try decoder.decode(Output.self, from: $0) })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

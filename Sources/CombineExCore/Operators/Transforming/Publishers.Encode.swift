@@ -50,11 +50,7 @@ extension Publishers {
       let encoder = self.encoder
       let logic = CodingLogic<Upstream.Output, Coder.Output, Upstream.Failure>(
         name: "Encode", transform: { try encoder.encode($0) })
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

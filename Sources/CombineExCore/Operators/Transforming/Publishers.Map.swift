@@ -41,12 +41,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          MapSubscriber(downstream: subscriber, transform: transform))
-      } else {
-        upstream.receive(subscriber: MapSubscriber(downstream: subscriber, transform: transform))
-      }
+      upstream.receive(subscriber: MapSubscriber(downstream: subscriber, transform: transform))
     }
   }
 }

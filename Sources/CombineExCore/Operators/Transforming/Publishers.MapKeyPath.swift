@@ -43,17 +43,10 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       let keyPath = self.keyPath
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          KeyPathSubscriber(
-            downstream: subscriber, name: "ValueForKey", read: { $0[keyPath: keyPath] },
-            keyPaths: keyPath))
-      } else {
-        upstream.receive(
-          subscriber: KeyPathSubscriber(
-            downstream: subscriber, name: "ValueForKey", read: { $0[keyPath: keyPath] },
-            keyPaths: keyPath))
-      }
+      upstream.receive(
+        subscriber: KeyPathSubscriber(
+          downstream: subscriber, name: "ValueForKey", read: { $0[keyPath: keyPath] },
+          keyPaths: keyPath))
     }
   }
 }

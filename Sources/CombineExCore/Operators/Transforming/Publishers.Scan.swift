@@ -55,11 +55,7 @@ extension Publishers {
         name: "Scan", initialState: initialResult,
         step: { .success(nextPartialResult($0, $1)) }, convertFailure: { $0 },
         endsOnCompletionBeforeSubscription: true)
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

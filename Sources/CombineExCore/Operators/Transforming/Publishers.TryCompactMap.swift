@@ -49,19 +49,11 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          OperatorDriver(
-            TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
-              transform: transform),
-            downstream: subscriber))
-      } else {
-        upstream.receive(
-          subscriber: OperatorDriver(
-            TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
-              transform: transform),
-            downstream: subscriber))
-      }
+      upstream.receive(
+        subscriber: OperatorDriver(
+          TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
+            transform: transform),
+          downstream: subscriber))
     }
   }
 }

@@ -42,13 +42,8 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(
-          OperatorDriver(TryMapLogic(transform: transform), downstream: subscriber))
-      } else {
-        upstream.receive(
-          subscriber: OperatorDriver(TryMapLogic(transform: transform), downstream: subscriber))
-      }
+      upstream.receive(
+        subscriber: OperatorDriver(TryMapLogic(transform: transform), downstream: subscriber))
     }
   }
 }

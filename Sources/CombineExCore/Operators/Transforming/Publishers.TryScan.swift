@@ -59,11 +59,7 @@ extension Publishers {
         name: "TryScan", initialState: initialResult,
         step: { accumulator, next in Result { try nextPartialResult(accumulator, next) } },
         convertFailure: { $0 }, endsOnCompletionBeforeSubscription: false)
-      if _slowPath(introspectionIsOn) {
-        upstream.subscribeReportingToIntrospection(OperatorDriver(logic, downstream: subscriber))
-      } else {
-        upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
-      }
+      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
