@@ -230,10 +230,11 @@ struct IntrospectionTests {
       ])
   }
 
-  @Test("through an operator, the pipeline's subscriber is reported (not the operator's own)")
-  func operatorReportsThePipelineSubscriber() async {
-    // Combine also reports map's own subscriber ("Map"); the core's operators subscribe their
-    // upstream with receive(subscriber:) (Debugging.md, "Compared with Combine").
+  @Test("through an operator, the operator's own subscriber is reported too, as in Combine")
+  func operatorReportsItsOwnSubscriber() async {
+    // Combine's order (OpenCombine's IntrospectionTests.testWithMapOperator, checked against
+    // Apple's Combine): map subscribes its own subscriber ("Map") to the source through the
+    // hook, inside the pipeline's subscribe.
     let result = await #expect(
       processExitsWith: .success, observing: [\.standardOutputContent]
     ) {
@@ -247,13 +248,70 @@ struct IntrospectionTests {
     #expect(
       Self.transcript(result) == [
         "willReceive(publisher: Map<Source, Int>(upstream: Source, transform: (Function)), subscriber: Sub)",
+        "willReceive(publisher: Source, subscriber: Map)",
+        "willReceive(subscriber: Map, subscription: Token)",
         "willReceive(subscriber: Sub, subscription: Token)",
         "didReceive(subscriber: Sub, subscription: Token)",
+        "didReceive(subscriber: Map, subscription: Token)",
+        "didReceive(publisher: Source, subscriber: Map)",
         "didReceive(publisher: Map<Source, Int>(upstream: Source, transform: (Function)), subscriber: Sub)",
+        "willReceive(subscriber: Map, input: 1)",
         "willReceive(subscriber: Sub, input: 10)",
         "Sub got 10",
         "didReceive(subscriber: Sub, input: 10, resultingDemand: max(0))",
+        "didReceive(subscriber: Map, input: 1, resultingDemand: max(0))",
       ])
+  }
+
+  @Test("every stage of a chain reports its own subscriber, inlined operators and others alike")
+  func chainReportsEveryStage() async {
+    // filter and compactMap are inlined into the pipeline; scan and removeDuplicates run on
+    // the operator driver: each stage's subscriber reaches the hook, outermost first.
+    let result = await #expect(
+      processExitsWith: .success, observing: [\.standardOutputContent]
+    ) {
+      let log = IntrospectionLog()
+      log.enable()
+      let source = Source()
+      source.scan(0, +).filter { $0 > 0 }.removeDuplicates().compactMap { $0 }
+        .subscribe(Sub())
+      log.disable()
+    }
+    let subscribed = Self.transcript(result).filter { $0.hasPrefix("willReceive(publisher:") }
+      .map { $0.components(separatedBy: "subscriber: ").last ?? "" }
+    #expect(subscribed == ["Sub)", "CompactMap)", "RemoveDuplicates)", "Filter)", "Scan)"])
+  }
+
+  @Test("flatMap reports its own subscriber, and the one it gives each inner publisher")
+  func flatMapReportsInnerSubscriptions() async {
+    let result = await #expect(
+      processExitsWith: .success, observing: [\.standardOutputContent]
+    ) {
+      let log = IntrospectionLog(name: "log")
+      log.enable()
+      let source = Source()
+      source.flatMap { Just($0 * 10) }.subscribe(Sub(demandPerValue: .max(1)))
+      _ = source.send(1)
+      _ = source.send(2)
+      log.disable()
+    }
+    let transcript = Self.transcript(result)
+    let subscribed = transcript.filter { $0.hasPrefix("log: willReceive(publisher:") }
+    #expect(subscribed.count == 4)
+    #expect(subscribed.first?.hasSuffix("subscriber: Sub)") == true)
+    #expect(subscribed.filter { $0.contains("publisher: Just<Int>") }.count == 2)
+  }
+
+  @Test("after disable, the inlined operators subscribe their upstream directly again")
+  func disabledOperatorsSubscribeDirectly() async {
+    await #expect(processExitsWith: .success) {
+      let log = IntrospectionLog(quiet: true)
+      log.enable()
+      log.disable()
+      let source = Source()
+      source.map { $0 + 1 }.subscribe(Sub())
+      precondition("\(type(of: source.received!))".hasPrefix("MapSubscriber<"), "wrapped")
+    }
   }
 
   @Test("a disabled object and a cancelled pipeline are released: the hooks keep nothing")

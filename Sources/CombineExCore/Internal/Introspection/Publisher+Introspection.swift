@@ -11,11 +11,11 @@ extension Publisher {
     {
       // An operator passing an introspected subscriber on: the hooks see the original one.
       reportToIntrospection { $0.willReceive(publisher: self, subscriber: erased) }
-      receive(subscriber: subscriber)
+      receiveReportingOperators(subscriber: subscriber)
       reportToIntrospection { $0.didReceive(publisher: self, subscriber: erased) }
     } else {
       reportToIntrospection { $0.willReceive(publisher: self, subscriber: subscriber) }
-      receive(subscriber: IntrospectedSubscriber(downstream: subscriber))
+      receiveReportingOperators(subscriber: IntrospectedSubscriber(downstream: subscriber))
       reportToIntrospection { $0.didReceive(publisher: self, subscriber: subscriber) }
     }
   }

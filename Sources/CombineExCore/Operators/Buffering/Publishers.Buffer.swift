@@ -120,8 +120,8 @@ extension Publishers {
     /// subscription once the upstream's has arrived.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      upstream.receive(
-        subscriber: BufferStorage(
+      upstream.subscribe(
+        BufferStorage(
           downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
     }
   }

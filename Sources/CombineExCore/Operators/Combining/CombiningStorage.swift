@@ -58,7 +58,7 @@ where Downstream.Input == Values.Output {
     _ input: Input, at index: Int, store: @escaping (inout Values, Input.Output) -> Void
   ) where Input.Failure == Downstream.Failure {
     guard lock.withLock({ machine.isActive }) else { return }
-    input.receive(subscriber: CombiningInput(storage: self, index: index, store: store))
+    input.subscribe(CombiningInput(storage: self, index: index, store: store))
   }
 
   @inlinable

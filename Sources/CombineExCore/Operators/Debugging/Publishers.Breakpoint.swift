@@ -96,7 +96,7 @@ extension Publishers {
     /// Attaches the subscriber, through a stateless subscriber that runs the closures.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(subscriber: BreakpointSubscriber(breakpoint: self, downstream: subscriber))
+      upstream.subscribe(BreakpointSubscriber(breakpoint: self, downstream: subscriber))
     }
   }
 }

@@ -94,7 +94,7 @@ extension Publishers {
         receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
         receiveCompletion: receiveCompletion, receiveCancel: receiveCancel,
         receiveRequest: receiveRequest)
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -60,8 +60,8 @@ extension Publishers {
     /// Attaches the subscriber; each subscription logs to its own copy of `stream`.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(
-        subscriber: OperatorDriver(
+      upstream.subscribe(
+        OperatorDriver(
           PrintLogic<Output, Failure>(log: PrintLog(prefix: prefix, stream: stream)),
           downstream: subscriber))
     }

@@ -13,7 +13,7 @@
 /// logic tracks outstanding demand and the downstream returns some, or when a second input can
 /// end the operator during the delivery).
 ///
-/// Publishers subscribe it with `upstream.receive(subscriber: OperatorDriver(logic, downstream:))`;
+/// Publishers subscribe it with `upstream.subscribe(OperatorDriver(logic, downstream:))`;
 /// operators whose downstream receives its subscription before the upstream is subscribed use
 /// ``start(downstreamFirst:)``, and the `untilOutputFrom` operators ``start(upstream:other:)``.
 ///
@@ -68,7 +68,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     subscribeDownstream()
     // Subscribed even after a cancel from inside `receive(subscription:)`: the upstream's
     // subscription is then cancelled as soon as it arrives.
-    upstream.receive(subscriber: self)
+    upstream.subscribe(self)
   }
 
   /// The `untilOutputFrom` operators, as in Combine: `drop(untilOutputFrom:)` hands the
@@ -84,15 +84,15 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     if logic.otherInput == .start { subscribeDownstream() }
     if isLive {
       if logic.isReflected {
-        other.receive(subscriber: OtherInput<Logic, Downstream, Other.Output>(driver: self))
+        other.subscribe(OtherInput<Logic, Downstream, Other.Output>(driver: self))
       } else {
-        other.receive(subscriber: UnreflectedDriver<Logic, Downstream>.Other<Other.Output>(self))
+        other.subscribe(UnreflectedDriver<Logic, Downstream>.Other<Other.Output>(self))
       }
     }
     if logic.isReflected {
-      upstream.receive(subscriber: self)
+      upstream.subscribe(self)
     } else {
-      upstream.receive(subscriber: UnreflectedDriver(self))
+      upstream.subscribe(UnreflectedDriver(self))
     }
   }
 

@@ -62,8 +62,8 @@ extension Publishers {
     /// Attaches the subscriber, through a stateless subscriber that checks the completion.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == Never {
-      upstream.receive(
-        subscriber: AssertNoFailureSubscriber<S, Upstream.Failure>(
+      upstream.subscribe(
+        AssertNoFailureSubscriber<S, Upstream.Failure>(
           downstream: subscriber, prefix: prefix, file: file, line: line))
     }
   }

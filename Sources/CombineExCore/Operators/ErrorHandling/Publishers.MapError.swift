@@ -44,8 +44,8 @@ extension Publishers {
     /// Attaches the subscriber, through a stateless subscriber that converts the failure.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Failure == S.Failure {
-      upstream.receive(
-        subscriber: MapErrorSubscriber<S, Upstream.Failure>(
+      upstream.subscribe(
+        MapErrorSubscriber<S, Upstream.Failure>(
           downstream: subscriber, transform: transform))
     }
   }

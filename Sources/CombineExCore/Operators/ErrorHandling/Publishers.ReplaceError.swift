@@ -46,8 +46,8 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == Failure {
-      upstream.receive(
-        subscriber: OperatorDriver(
+      upstream.subscribe(
+        OperatorDriver(
           ReplaceErrorLogic<Output, Upstream.Failure>(output: output), downstream: subscriber))
     }
   }

@@ -43,7 +43,7 @@ extension Publishers {
     /// Attaches the subscriber, through a stateless subscriber that forwards everything.
     public func receive<S: Subscriber>(subscriber: S)
     where Failure == S.Failure, Upstream.Output == S.Input {
-      upstream.receive(subscriber: SetFailureTypeSubscriber(downstream: subscriber))
+      upstream.subscribe(SetFailureTypeSubscriber(downstream: subscriber))
     }
 
     /// Changes the failure type again: still one `SetFailureType` over the same upstream.

@@ -67,8 +67,8 @@ class RelayStorage<Downstream: Subscriber>: Subscription, CustomStringConvertibl
     onCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Void
   ) where P.Output == Downstream.Input {
     guard lock.withLock({ machine.isLive }) else { return }
-    publisher.receive(
-      subscriber: RelayStage<Downstream, P.Failure, Role>(
+    publisher.subscribe(
+      RelayStage<Downstream, P.Failure, Role>(
         relay: self, stage: stage, onCompletion: onCompletion))
   }
 

@@ -105,3 +105,11 @@ struct FilterSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvert
 }
 
 extension FilterSubscriber: NamedReflection {}
+
+extension Publishers.Filter: OperatorReportingItsSubscriber {
+  /// `receive(subscriber:)`, subscribing upstream through `subscribe(_:)`.
+  func receiveReportingItsSubscriber<S: Subscriber>(subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
+    upstream.subscribe(FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
+  }
+}

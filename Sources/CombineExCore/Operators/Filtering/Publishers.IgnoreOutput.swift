@@ -41,8 +41,7 @@ extension Publishers {
     /// Attaches the subscriber, through a stateless subscriber that drops every element.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Never, S.Failure == Upstream.Failure {
-      upstream.receive(
-        subscriber: IgnoreOutputSubscriber<S, Upstream.Output>(downstream: subscriber))
+      upstream.subscribe(IgnoreOutputSubscriber<S, Upstream.Output>(downstream: subscriber))
     }
   }
 }

@@ -65,7 +65,7 @@ extension Publishers {
       let logic = RemoveDuplicatesLogic<Output, Failure, Failure>(
         name: "RemoveDuplicates", isDuplicate: { .success(predicate($0, $1)) },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

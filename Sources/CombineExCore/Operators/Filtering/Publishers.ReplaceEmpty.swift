@@ -49,8 +49,8 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(
-        subscriber: OperatorDriver(
+      upstream.subscribe(
+        OperatorDriver(
           ReplaceEmptyLogic<Output, Failure>(output: output), downstream: subscriber))
     }
   }

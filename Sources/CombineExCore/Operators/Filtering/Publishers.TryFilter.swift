@@ -50,8 +50,8 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == Failure {
-      upstream.receive(
-        subscriber: OperatorDriver(
+      upstream.subscribe(
+        OperatorDriver(
           TryFilterLogic<Upstream.Output, Upstream.Failure>(isIncluded: isIncluded),
           downstream: subscriber))
     }

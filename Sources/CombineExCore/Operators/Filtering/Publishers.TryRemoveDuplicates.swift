@@ -54,7 +54,7 @@ extension Publishers {
         name: "TryRemoveDuplicates",
         isDuplicate: { previous, next in Result { try predicate(previous, next) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

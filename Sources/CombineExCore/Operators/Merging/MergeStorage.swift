@@ -63,7 +63,7 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   func subscribe<Input: Publisher>(_ input: Input, as id: Int)
   where Input.Output == Downstream.Input, Input.Failure == Downstream.Failure {
     guard isActive else { return }
-    input.receive(subscriber: MergeInput(storage: self, id: id))
+    input.subscribe(MergeInput(storage: self, id: id))
   }
 
   /// Registers and subscribes a new input made from an upstream value (flatMap,
@@ -73,7 +73,7 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   where Input.Output == Downstream.Input, Input.Failure == Downstream.Failure {
     guard let (id, replaced) = lock.withLock({ machine.addInput() }) else { return }
     for subscription in replaced { subscription.cancel() }
-    makeInput().receive(subscriber: MergeInput(storage: self, id: id))
+    makeInput().subscribe(MergeInput(storage: self, id: id))
   }
 
   @inlinable

@@ -154,3 +154,16 @@ extension Publishers {
     }
   }
 }
+
+extension Publishers.FlatMap: OperatorReportingItsSubscriber {
+  /// `receive(subscriber:)`, subscribing upstream through `subscribe(_:)`.
+  func receiveReportingItsSubscriber<S: Subscriber>(subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
+    let storage = MergeStorage(
+      mode: .flatMap(maxPublishers: maxPublishers), downstream: subscriber, name: "FlatMap")
+    subscriber.receive(subscription: storage)
+    guard storage.isActive else { return }
+    upstream.subscribe(
+      MergeUpstream<Upstream, NewPublisher, S>(storage: storage, transform: transform))
+  }
+}

@@ -131,3 +131,16 @@ extension Publishers {
     }
   }
 }
+
+extension Publishers.SwitchToLatest: OperatorReportingItsSubscriber {
+  /// `receive(subscriber:)`, subscribing upstream through `subscribe(_:)`.
+  func receiveReportingItsSubscriber<S: Subscriber>(subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
+    let storage = MergeStorage(
+      mode: .switchToLatest, downstream: subscriber, name: "SwitchToLatest")
+    let subscription = SwitchToLatestSubscription<Upstream, S>(storage: storage)
+    subscriber.receive(subscription: subscription)
+    guard storage.isActive else { return }
+    upstream.subscribe(subscription)
+  }
+}

@@ -48,7 +48,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = AllSatisfyLogic<Upstream.Output, Failure, Failure>(
         name: "AllSatisfy", passes: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

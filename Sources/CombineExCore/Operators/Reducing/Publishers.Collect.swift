@@ -37,8 +37,8 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
-      upstream.receive(
-        subscriber: OperatorDriver(CollectLogic<Upstream.Output, Failure>(), downstream: subscriber)
+      upstream.subscribe(
+        OperatorDriver(CollectLogic<Upstream.Output, Failure>(), downstream: subscriber)
       )
     }
   }

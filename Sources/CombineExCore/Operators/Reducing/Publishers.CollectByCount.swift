@@ -49,8 +49,8 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
-      upstream.receive(
-        subscriber: OperatorDriver(
+      upstream.subscribe(
+        OperatorDriver(
           CollectByCountLogic<Upstream.Output, Failure>(count: count), downstream: subscriber))
     }
   }

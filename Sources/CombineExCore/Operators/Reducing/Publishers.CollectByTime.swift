@@ -92,8 +92,8 @@ extension Publishers {
         checkAPI(limit > 0, "collect(.byTimeOrCount) needs a count above zero, not \(limit).")
         (scheduler, stride, count) = (context, interval, limit)
       }
-      upstream.receive(
-        subscriber: CollectByTimeSubscription<Upstream, Context, S>(
+      upstream.subscribe(
+        CollectByTimeSubscription<Upstream, Context, S>(
           downstream: subscriber, scheduler: scheduler, stride: stride, count: count,
           options: options))
     }

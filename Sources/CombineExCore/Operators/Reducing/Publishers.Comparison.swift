@@ -104,7 +104,7 @@ extension Publishers {
       let logic = ComparisonLogic<Output, Failure, Failure>(
         name: "Comparison", isReplacedBy: { .success(areInIncreasingOrder($0, $1)) },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

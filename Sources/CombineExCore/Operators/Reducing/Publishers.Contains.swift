@@ -44,7 +44,7 @@ extension Publishers {
       let output = self.output
       let logic = ContainsLogic<Upstream.Output, Failure, Failure>(
         name: "Contains", matches: { .success($0 == output) }, convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -48,7 +48,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = ContainsLogic<Upstream.Output, Failure, Failure>(
         name: "ContainsWhere", matches: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -36,8 +36,8 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == Int {
-      upstream.receive(
-        subscriber: OperatorDriver(CountLogic<Upstream.Output, Failure>(), downstream: subscriber))
+      upstream.subscribe(
+        OperatorDriver(CountLogic<Upstream.Output, Failure>(), downstream: subscriber))
     }
   }
 }

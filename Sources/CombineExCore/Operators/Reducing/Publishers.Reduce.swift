@@ -75,7 +75,7 @@ extension Publishers {
         name: "Reduce", initialState: initial,
         step: { accumulator, next in .success(nextPartialResult(accumulator, next)) },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 
@@ -114,7 +114,7 @@ extension Publishers {
         name: "TryReduce", initialState: initial,
         step: { accumulator, next in Result { try nextPartialResult(accumulator, next) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -55,7 +55,7 @@ extension Publishers {
       let logic = AllSatisfyLogic<Upstream.Output, Upstream.Failure, any Error>(
         name: "TryAllSatisfy", passes: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -77,7 +77,7 @@ extension Publishers {
         name: "TryComparison",
         isReplacedBy: { kept, new in Result { try areInIncreasingOrder(kept, new) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -53,7 +53,7 @@ extension Publishers {
       let logic = ContainsLogic<Upstream.Output, Upstream.Failure, any Error>(
         name: "TryContainsWhere", matches: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

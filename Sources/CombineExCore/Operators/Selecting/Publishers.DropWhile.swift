@@ -70,7 +70,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = DropWhileLogic<Upstream.Output, Failure, Failure>(
         name: "DropWhile", shouldDrop: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 
@@ -104,7 +104,7 @@ extension Publishers {
       let logic = DropWhileLogic<Upstream.Output, Upstream.Failure, any Error>(
         name: "TryDropWhile", shouldDrop: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -38,7 +38,7 @@ extension Publishers {
     where Failure == S.Failure, Output == S.Input {
       let logic = FirstLogic<Output, Failure, Failure>(
         name: "First", matches: { _ in .success(true) }, convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

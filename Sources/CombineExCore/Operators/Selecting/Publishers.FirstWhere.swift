@@ -46,7 +46,7 @@ extension Publishers {
       // Combine names this subscription "TryFirst" (its description), and so do we.
       let logic = FirstLogic<Output, Failure, Failure>(
         name: "TryFirst", matches: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

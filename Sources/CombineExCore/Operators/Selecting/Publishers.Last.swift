@@ -39,7 +39,7 @@ extension Publishers {
     where Failure == S.Failure, Output == S.Input {
       let logic = LastLogic<Output, Failure, Failure>(
         name: "Last", matches: { _ in .success(true) }, convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -44,7 +44,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = LastLogic<Output, Failure, Failure>(
         name: "LastWhere", matches: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -80,8 +80,8 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      upstream.receive(
-        subscriber: OperatorDriver(
+      upstream.subscribe(
+        OperatorDriver(
           OutputLogic<Output, Failure>(range: range), downstream: subscriber))
     }
   }

@@ -69,7 +69,7 @@ extension Publishers {
       let predicate = self.predicate
       let logic = PrefixWhileLogic<Upstream.Output, Failure, Failure>(
         name: "PrefixWhile", shouldContinue: { .success(predicate($0)) }, convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 
@@ -103,7 +103,7 @@ extension Publishers {
       let logic = PrefixWhileLogic<Upstream.Output, Upstream.Failure, any Error>(
         name: "TryPrefixWhile", shouldContinue: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -52,7 +52,7 @@ extension Publishers {
       let logic = FirstLogic<Output, Upstream.Failure, any Error>(
         name: "TryFirstWhere", matches: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -52,7 +52,7 @@ extension Publishers {
       let logic = LastLogic<Output, Upstream.Failure, any Error>(
         name: "TryLastWhere", matches: { input in Result { try predicate(input) } },
         convertFailure: { $0 })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

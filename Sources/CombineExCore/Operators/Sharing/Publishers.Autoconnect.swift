@@ -69,7 +69,7 @@ extension Publishers {
           return false
         }
       }
-      upstream.receive(subscriber: AutoconnectInner(parent: self, downstream: subscriber))
+      upstream.subscribe(AutoconnectInner(parent: self, downstream: subscriber))
       guard shouldConnect else { return }
       let made = upstream.connect()
       let keep = lock.withLock { () -> Bool in

@@ -115,7 +115,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where SubjectType.Failure == S.Failure, SubjectType.Output == S.Input {
       let subject = subject
-      subject.receive(subscriber: MulticastInner(subject: subject, downstream: subscriber))
+      subject.subscribe(MulticastInner(subject: subject, downstream: subscriber))
     }
 
     /// Subscribes the subject to the upstream and returns the subscription; cancel it (or let

@@ -73,8 +73,8 @@ extension Publishers {
     /// Attaches the subscriber through a debouncing subscription.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(
-        subscriber: DebounceSubscription<Upstream, Context, S>(
+      upstream.subscribe(
+        DebounceSubscription<Upstream, Context, S>(
           downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
     }
   }

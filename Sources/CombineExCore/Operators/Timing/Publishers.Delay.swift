@@ -77,8 +77,8 @@ extension Publishers {
     /// Attaches the subscriber through a subscription that delivers each event late.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(
-        subscriber: DelaySubscription<Output, Failure, Context, S>(
+      upstream.subscribe(
+        DelaySubscription<Output, Failure, Context, S>(
           downstream: subscriber, interval: interval, tolerance: tolerance, scheduler: scheduler,
           options: options))
     }

@@ -57,8 +57,8 @@ extension Publishers {
     /// Attaches the subscriber through a measuring subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == Context.SchedulerTimeType.Stride {
-      upstream.receive(
-        subscriber: MeasureIntervalSubscriber<Upstream.Output, Context, S>(
+      upstream.subscribe(
+        MeasureIntervalSubscriber<Upstream.Output, Context, S>(
           downstream: subscriber, scheduler: scheduler))
     }
   }

@@ -79,3 +79,17 @@ extension Publishers {
     }
   }
 }
+
+extension Publishers.ReceiveOn: OperatorReportingItsSubscriber {
+  /// `receive(subscriber:)`, subscribing upstream through `subscribe(_:)`.
+  func receiveReportingItsSubscriber<S: Subscriber>(subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
+    if Context.self == ImmediateScheduler.self, S.self is any SubscriptionReleasing.Type {
+      upstream.subscribe(ImmediateDelivery(downstream: subscriber))
+      return
+    }
+    upstream.subscribe(
+      ScheduledDelivery<Output, Failure, Context, S>(
+        downstream: subscriber, scheduler: scheduler, options: options, name: "ReceiveOn"))
+  }
+}

@@ -67,7 +67,7 @@ extension Publishers {
         downstream: subscriber)
       let upstream = self.upstream
       scheduler.schedule(options: options) {
-        upstream.receive(subscriber: inner)
+        upstream.subscribe(inner)
       }
     }
   }

@@ -80,8 +80,8 @@ extension Publishers {
     /// Attaches the subscriber through a throttling subscription.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(
-        subscriber: ThrottleSubscription<Upstream, Context, S>(
+      upstream.subscribe(
+        ThrottleSubscription<Upstream, Context, S>(
           downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
     }
   }

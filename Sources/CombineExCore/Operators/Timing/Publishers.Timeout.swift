@@ -83,8 +83,8 @@ extension Publishers {
     /// Attaches the subscriber through a subscription with a timeout timer.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      upstream.receive(
-        subscriber: TimeoutSubscription<Upstream, Context, S>(
+      upstream.subscribe(
+        TimeoutSubscription<Upstream, Context, S>(
           downstream: subscriber, interval: interval, scheduler: scheduler, options: options,
           customError: customError))
     }

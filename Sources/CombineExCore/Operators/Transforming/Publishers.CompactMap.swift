@@ -118,3 +118,11 @@ struct CompactMapSubscriber<Downstream: Subscriber, Input>: Subscriber, CustomSt
 }
 
 extension CompactMapSubscriber: NamedReflection {}
+
+extension Publishers.CompactMap: OperatorReportingItsSubscriber {
+  /// `receive(subscriber:)`, subscribing upstream through `subscribe(_:)`.
+  func receiveReportingItsSubscriber<S: Subscriber>(subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
+    upstream.subscribe(CompactMapSubscriber(downstream: subscriber, transform: transform))
+  }
+}

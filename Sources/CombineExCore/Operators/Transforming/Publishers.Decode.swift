@@ -48,7 +48,7 @@ extension Publishers {
       let decoder = self.decoder
       let logic = CodingLogic<Upstream.Output, Output, Upstream.Failure>(
         name: "Decode", transform: { try decoder.decode(Output.self, from: $0) })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

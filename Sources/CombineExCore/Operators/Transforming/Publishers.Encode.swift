@@ -50,7 +50,7 @@ extension Publishers {
       let encoder = self.encoder
       let logic = CodingLogic<Upstream.Output, Coder.Output, Upstream.Failure>(
         name: "Encode", transform: { try encoder.encode($0) })
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

@@ -104,3 +104,11 @@ struct MapSubscriber<Downstream: Subscriber, Input>: Subscriber, CustomStringCon
 }
 
 extension MapSubscriber: NamedReflection {}
+
+extension Publishers.Map: OperatorReportingItsSubscriber {
+  /// `receive(subscriber:)`, subscribing upstream through `subscribe(_:)`.
+  func receiveReportingItsSubscriber<S: Subscriber>(subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
+    upstream.subscribe(MapSubscriber(downstream: subscriber, transform: transform))
+  }
+}

@@ -43,8 +43,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       let keyPath = self.keyPath
-      upstream.receive(
-        subscriber: KeyPathSubscriber(
+      upstream.subscribe(
+        KeyPathSubscriber(
           downstream: subscriber, name: "ValueForKey", read: { $0[keyPath: keyPath] },
           keyPaths: keyPath))
     }

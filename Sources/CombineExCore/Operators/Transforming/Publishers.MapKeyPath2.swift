@@ -48,8 +48,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
-      upstream.receive(
-        subscriber: KeyPathSubscriber(
+      upstream.subscribe(
+        KeyPathSubscriber(
           downstream: subscriber, name: "ValueForKeys",
           read: { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) },
           keyPaths: (keyPath0, keyPath1)))

@@ -54,8 +54,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
-      upstream.receive(
-        subscriber: KeyPathSubscriber(
+      upstream.subscribe(
+        KeyPathSubscriber(
           downstream: subscriber, name: "ValueForKeys",
           read: { ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]) },
           keyPaths: (keyPath0, keyPath1, keyPath2)))

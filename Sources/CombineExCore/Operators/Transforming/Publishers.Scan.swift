@@ -55,7 +55,7 @@ extension Publishers {
         name: "Scan", initialState: initialResult,
         step: { .success(nextPartialResult($0, $1)) }, convertFailure: { $0 },
         endsOnCompletionBeforeSubscription: true)
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }

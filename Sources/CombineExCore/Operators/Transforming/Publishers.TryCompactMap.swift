@@ -49,8 +49,8 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
-      upstream.receive(
-        subscriber: OperatorDriver(
+      upstream.subscribe(
+        OperatorDriver(
           TryCompactMapLogic<Upstream.Output, Output, Upstream.Failure>(
             transform: transform),
           downstream: subscriber))

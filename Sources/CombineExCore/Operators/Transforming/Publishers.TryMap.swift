@@ -42,8 +42,7 @@ extension Publishers {
     /// Attaches the subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
-      upstream.receive(
-        subscriber: OperatorDriver(TryMapLogic(transform: transform), downstream: subscriber))
+      upstream.subscribe(OperatorDriver(TryMapLogic(transform: transform), downstream: subscriber))
     }
   }
 }

@@ -59,7 +59,7 @@ extension Publishers {
         name: "TryScan", initialState: initialResult,
         step: { accumulator, next in Result { try nextPartialResult(accumulator, next) } },
         convertFailure: { $0 }, endsOnCompletionBeforeSubscription: false)
-      upstream.receive(subscriber: OperatorDriver(logic, downstream: subscriber))
+      upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
 }
