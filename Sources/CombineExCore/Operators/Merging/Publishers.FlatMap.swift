@@ -144,13 +144,20 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
+      guard let upstreamSubscriber = subscribing(subscriber) else { return }
+      upstream.receive(subscriber: upstreamSubscriber)
+    }
+
+    /// Hands `subscriber` its subscription, and returns the subscriber to attach upstream; nil
+    /// if `subscriber` cancelled meanwhile.
+    @inlinable
+    func subscribing<S: Subscriber>(_ subscriber: S) -> MergeUpstream<Upstream, NewPublisher, S>?
+    where S.Input == Output, S.Failure == Failure {
       let storage = MergeStorage(
         mode: .flatMap(maxPublishers: maxPublishers), downstream: subscriber, name: "FlatMap")
       subscriber.receive(subscription: storage)
-      guard storage.isActive else { return }
-      upstream.receive(
-        subscriber: MergeUpstream<Upstream, NewPublisher, S>(
-          storage: storage, transform: transform))
+      guard storage.isActive else { return nil }
+      return MergeUpstream(storage: storage, transform: transform)
     }
   }
 }
@@ -159,11 +166,7 @@ extension Publishers.FlatMap: OperatorReportingItsSubscriber {
   /// `receive(subscriber:)`, subscribing upstream through `subscribe(_:)`.
   func receiveReportingItsSubscriber<S: Subscriber>(subscriber: S)
   where S.Input == Output, S.Failure == Failure {
-    let storage = MergeStorage(
-      mode: .flatMap(maxPublishers: maxPublishers), downstream: subscriber, name: "FlatMap")
-    subscriber.receive(subscription: storage)
-    guard storage.isActive else { return }
-    upstream.subscribe(
-      MergeUpstream<Upstream, NewPublisher, S>(storage: storage, transform: transform))
+    guard let upstreamSubscriber = subscribing(subscriber) else { return }
+    upstream.subscribe(upstreamSubscriber)
   }
 }

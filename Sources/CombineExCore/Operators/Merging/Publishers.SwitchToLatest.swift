@@ -122,12 +122,20 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
+      guard let subscription = subscribing(subscriber) else { return }
+      upstream.receive(subscriber: subscription)
+    }
+
+    /// Hands `subscriber` its subscription, which is also the subscriber to attach upstream,
+    /// and returns it; nil if `subscriber` cancelled meanwhile.
+    @inlinable
+    func subscribing<S: Subscriber>(_ subscriber: S) -> SwitchToLatestSubscription<Upstream, S>?
+    where S.Input == Output, S.Failure == Failure {
       let storage = MergeStorage(
         mode: .switchToLatest, downstream: subscriber, name: "SwitchToLatest")
       let subscription = SwitchToLatestSubscription<Upstream, S>(storage: storage)
       subscriber.receive(subscription: subscription)
-      guard storage.isActive else { return }
-      upstream.receive(subscriber: subscription)
+      return storage.isActive ? subscription : nil
     }
   }
 }
@@ -136,11 +144,7 @@ extension Publishers.SwitchToLatest: OperatorReportingItsSubscriber {
   /// `receive(subscriber:)`, subscribing upstream through `subscribe(_:)`.
   func receiveReportingItsSubscriber<S: Subscriber>(subscriber: S)
   where S.Input == Output, S.Failure == Failure {
-    let storage = MergeStorage(
-      mode: .switchToLatest, downstream: subscriber, name: "SwitchToLatest")
-    let subscription = SwitchToLatestSubscription<Upstream, S>(storage: storage)
-    subscriber.receive(subscription: subscription)
-    guard storage.isActive else { return }
+    guard let subscription = subscribing(subscriber) else { return }
     upstream.subscribe(subscription)
   }
 }
