@@ -148,30 +148,11 @@ struct RecordTests {
 
   @Test("a request made inside receive(_:) delivers iteratively, without recursion")
   func reentrantRequestIsIterative() {
-    var values: [Int] = []
-    var depth = 0
-    var deepest = 0
-    var completions = 0
-    var subscription: (any Subscription)?
-    Record<Int, Never>(output: [1, 2, 3, 4, 5], completion: .finished).subscribe(
-      AnySubscriber<Int, Never>(
-        receiveSubscription: {
-          subscription = $0
-          $0.request(.none)
-          $0.request(.max(1))
-        },
-        receiveValue: { value in
-          depth += 1
-          deepest = max(deepest, depth)
-          values.append(value)
-          subscription?.request(.max(1))
-          depth -= 1
-          return .none
-        },
-        receiveCompletion: { _ in completions += 1 }))
-    #expect(values == [1, 2, 3, 4, 5])
-    #expect(deepest == 1)
-    #expect(completions == 1)
+    let subscriber = ReentrantRequester<Int, Never>(firstRequests: [.none, .max(1)])
+    Record<Int, Never>(output: [1, 2, 3, 4, 5], completion: .finished).subscribe(subscriber)
+    #expect(subscriber.values == [1, 2, 3, 4, 5])
+    #expect(subscriber.deepest == 1)
+    #expect(subscriber.completions == 1)
   }
 
   @Test("describes itself by its values until it ends, then as Cancelled Events, as Combine does")

@@ -301,26 +301,12 @@ struct BufferTests {
   @Test("requesting from inside receive delivers the waiting values iteratively, not recursively")
   func reentrantRequest() {
     let subject = PassthroughSubject<Int, Never>()
-    var depth = 0
-    var maxDepth = 0
-    var received: [Int] = []
-    var subscription: (any Subscription)?
-    let subscriber = AnySubscriber<Int, Never>(
-      receiveSubscription: { subscription = $0 },
-      receiveValue: { value in
-        depth += 1
-        maxDepth = max(maxDepth, depth)
-        received.append(value)
-        subscription?.request(.max(1))
-        depth -= 1
-        return .none
-      },
-      receiveCompletion: { _ in })
+    let subscriber = ReentrantRequester<Int, Never>(firstRequests: [])
     subject.buffer(size: 1000, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
     for value in 0..<1000 { subject.send(value) }
-    subscription?.request(.max(1))
-    #expect(received == Array(0..<1000))
-    #expect(maxDepth == 1)
+    subscriber.subscription?.request(.max(1))
+    #expect(subscriber.values == Array(0..<1000))
+    #expect(subscriber.deepest == 1)
   }
 
   // MARK: Stress
