@@ -16,7 +16,7 @@ struct RepeatingScheduleStressTests {
   static let schedules = 48
 
   @Test("stress: OperationQueue: cancels racing ticks stop every repetition and release it")
-  func operationQueueCancelRacingTicks() async {
+  func stressOperationQueueCancelRacingTicks() async {
     let queue = OperationQueue()
     queue.maxConcurrentOperationCount = 4
     let ticks = Counters(count: Self.schedules)
@@ -45,7 +45,7 @@ struct RepeatingScheduleStressTests {
   }
 
   @Test("stress: DispatchQueue: cancels racing ticks stop every timer and release its action")
-  func dispatchQueueCancelRacingTicks() async {
+  func stressDispatchQueueCancelRacingTicks() async {
     let queue = DispatchQueue(label: "repeating-stress", attributes: .concurrent)
     let ticks = Counters(count: Self.schedules)
     let released = Counters(count: Self.schedules)
