@@ -60,6 +60,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
         + "be zero or more")
     core = SubjectCore(replayingLatest: bufferSize)
     buffer = core.replayBuffer!
+    core.owner = self
   }
 
   deinit {
