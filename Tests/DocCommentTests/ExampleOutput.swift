@@ -38,7 +38,7 @@ final class ExampleOutput: @unchecked Sendable {
 
   /// How long a check waits for output that comes after the code has run (from a task the
   /// example started) before it compares.
-  static let lateOutputTimeout: Duration = .seconds(10)
+  static let lateOutputTimeout: Duration = .seconds(60)
 
   /// Waits until what was printed since the last check is at least as long as `expected` (its
   /// lines joined with ", "), for at most ``lateOutputTimeout``.

@@ -56,9 +56,22 @@ private struct Example {
   /// example printed, so that they read its standard output.
   var printsFromOtherThreads: Bool { usesAny(of: otherThreads) }
 
-  /// Runs in a child process of its own (a Swift Testing exit test), whose standard output is
-  /// only its own.
-  var runsInChildProcess: Bool { writesToStandardOutput || printsFromOtherThreads }
+  /// Uses state the whole process shares (effect ids outside a store live in one table), which
+  /// tests running at the same time may use too.
+  var usesProcessWideState: Bool { usesAny(of: processWideState) }
+
+  /// Runs in a child process of its own (a Swift Testing exit test), whose standard output and
+  /// state are only its own.
+  var runsInChildProcess: Bool {
+    writesToStandardOutput || printsFromOtherThreads || usesProcessWideState
+  }
+
+  /// Why it runs in a child process, for the test's name.
+  var childProcessReason: String {
+    if writesToStandardOutput { return "it writes to standard output" }
+    if printsFromOtherThreads { return "it prints from a thread of its own" }
+    return "it uses the process-wide table of effect ids"
+  }
 
   private func usesAny(of names: [String]) -> Bool {
     var lexer = SwiftLineLexer()
@@ -76,6 +89,12 @@ private let standardOutputWriters = [".print(", "createLoggingMiddleware("]
 private let otherThreads = [
   "DispatchQueue.global", ".global(", "DispatchQueue(label", "receiveInBackground",
   "DeferredFutureDemuxer",
+]
+
+/// The APIs that use state the whole process shares: an effect's id, outside a store, lives in
+/// one table for the process (a guide's example may use the same id at the same time).
+private let processWideState = [
+  ".cancellable(id:", ".debounce(id:", ".throttle(id:", ".cancel(id:", ".cancel(ids:",
 ]
 
 /// A setup that blocks name with `// Setup: <name>`, read from the setups document.
@@ -280,9 +299,7 @@ private func metadata(of example: Example) -> String {
 /// else writes to standard output, and compares what the child wrote.
 private func childProcessTest(for example: Example) -> String {
   let name = "\(example.file):\(example.block.fenceLine), the example of `\(example.block.symbol)`"
-  let why =
-    example.writesToStandardOutput
-    ? "it writes to standard output" : "it prints from a thread of its own"
+  let why = example.childProcessReason
   // Output written by the library itself cannot be waited for: such a block is synchronous.
   let waits = !example.writesToStandardOutput
   return """
