@@ -54,7 +54,7 @@ struct DocCommentExample: Sendable, CustomTestStringConvertible {
     fflush(nil)  // every stream: `stdout` is shared mutable state to Swift 6
   }
 
-  /// Compares what the child process of `runWritingToStandardOutput` wrote.
+  /// Compares what the child process of `runInChildProcess` wrote.
   func check(standardOutput: [UInt8]) {
     let whole = String(decoding: standardOutput, as: UTF8.self)
     guard let start = whole.range(of: startMarker + "\n"),
@@ -67,17 +67,18 @@ struct DocCommentExample: Sendable, CustomTestStringConvertible {
     }
     var text = ""
     var checkpoints: [(number: Int, offset: Int)] = []
-    for line in whole[start.upperBound..<end.lowerBound].split(
-      separator: "\n", omittingEmptySubsequences: false)
-    {
+    // Lines that each end with "\n": the last piece of the split is empty.
+    let lines = whole[start.upperBound..<end.lowerBound].split(
+      separator: "\n", omittingEmptySubsequences: false
+    ).dropLast()
+    for line in lines {
       if line.hasPrefix(checkpointMarker), let number = Int(line.dropFirst(checkpointMarker.count))
       {
         checkpoints.append((number, text.utf8.count))
       } else {
-        text += String(line) + "\n"
+        text += line + "\n"
       }
     }
-    if text.hasSuffix("\n\n") || text == "\n" { text.removeLast() }
     compare(text: text, checkpoints: checkpoints)
   }
 
@@ -92,13 +93,13 @@ struct DocCommentExample: Sendable, CustomTestStringConvertible {
         return
       }
       let offset = checkpoints[index].offset
-      compare(String(decoding: utf8[start..<offset], as: UTF8.self), with: check, isEnd: false)
+      compare(String(decoding: utf8[start..<offset], as: UTF8.self), with: check)
       start = offset
     }
-    compare(String(decoding: utf8[start...], as: UTF8.self), with: end, isEnd: true)
+    compare(String(decoding: utf8[start...], as: UTF8.self), with: end)
   }
 
-  private func compare(_ printed: String, with check: Check, isEnd: Bool) {
+  private func compare(_ printed: String, with check: Check) {
     let actual = withoutModuleNames(joinedLines(printed))
     let expected = check.output
     guard actual != expected else { return }
@@ -145,9 +146,6 @@ func joinedLines(_ text: String) -> String {
 /// (`DocCommentTests.(unknown context at $10f4c).Oops()` for a type declared in the example):
 /// a reader's copy prints its own module's name there, so the comments leave it out.
 private func withoutModuleNames(_ text: String) -> String {
-  var result = text
-  let module = "DocCommentTests."
-  let localContext = /\(unknown context at \$[0-9a-f]+\)\./
-  result = result.replacing(localContext, with: "")
-  return result.replacingOccurrences(of: module, with: "")
+  text.replacing(/\(unknown context at \$[0-9a-f]+\)\./, with: "")
+    .replacingOccurrences(of: "DocCommentTests.", with: "")
 }
