@@ -2,12 +2,14 @@
 // is compiled (and, where it makes a claim, run) by `swift test`:
 //
 //   DocSnippetExtractor <output.swift> <document.md>...
-//       README.md and Docs/*.md, for DocsTests (GuideSnippets.swift).
+//       README.md and Docs/*.md, for DocsTests (DocSnippetExtraction/GuideSnippets.swift).
 //   DocSnippetExtractor --doc-comments <root> <setups.md> <output.swift>... -- <source.swift>...
 //       the `///` comments of Sources/, for DocCommentTests (DocCommentSnippets.swift); the
 //       blocks are spread over the outputs (a few files compile in parallel).
 //
-// Errors are printed as `path:line: error: message` and fail the build.
+// Errors are printed as `path:line: error: message` and fail the build. The work is done by
+// the DocSnippetExtraction library (Tools/DocSnippetExtraction), which the tests also use.
+import DocSnippetExtraction
 import Foundation
 
 /// Writes `text` to `path` unless the file already holds it, so that an unchanged example set

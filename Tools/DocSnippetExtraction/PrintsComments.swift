@@ -14,23 +14,23 @@
 // printed lines with ", " (so `print(1, 2, separator: ", ")` and two prints read the same).
 
 /// One `// Prints` comment of an example.
-struct PrintsComment {
+package struct PrintsComment {
   /// The index, in the block's code, of the line that holds it.
-  let lineIndex: Int
+  package let lineIndex: Int
   /// The lines it says were printed (already split for the multi-line form).
-  let output: [String]
+  package let output: [String]
   /// Whether it is at the end of a statement (or alone after one) at the top level of the
   /// block, where the tests compare what was printed since the previous check.
-  var isCheckpoint = false
+  package var isCheckpoint = false
 }
 
 /// What a block says about itself in its comments.
-struct ExampleComments {
-  var prints: [PrintsComment] = []
+package struct ExampleComments {
+  package var prints: [PrintsComment] = []
   /// The reason given by `// Not run by the doc tests: <reason>`.
-  var notRunReason: String?
+  package var notRunReason: String?
   /// The names given by `// Setup: <name>`, with the index of their line.
-  var setups: [(name: String, lineIndex: Int)] = []
+  package var setups: [(name: String, lineIndex: Int)] = []
 }
 
 let notRunMarker = "// Not run by the doc tests:"
@@ -38,7 +38,7 @@ let setupMarker = "// Setup:"
 private let remarkSeparator = " — "
 
 /// Reads the comments of a block; `report` builds the error for a line of it.
-func exampleComments(
+package func exampleComments(
   _ code: [String], error: (Int, String) -> ExtractionError
 ) throws -> ExampleComments {
   var comments = ExampleComments()

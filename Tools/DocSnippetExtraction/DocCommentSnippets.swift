@@ -98,14 +98,14 @@ private let processWideState = [
 ]
 
 /// A setup that blocks name with `// Setup: <name>`, read from the setups document.
-struct ExampleSetup {
+package struct ExampleSetup {
   let path: String
   let line: Int
   let code: [String]
 }
 
 /// The setups of `path`: each `## name` heading followed by a ```swift block.
-func exampleSetups(in path: String) throws -> [String: ExampleSetup] {
+package func exampleSetups(in path: String) throws -> [String: ExampleSetup] {
   let lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
   var setups: [String: ExampleSetup] = [:]
   var name: String?
@@ -136,7 +136,7 @@ func exampleSetups(in path: String) throws -> [String: ExampleSetup] {
 /// The generated files' contents, one per path of `outputs` (blocks spread evenly, a source
 /// file's blocks kept together), for the doc comments of `sources` (paths relative to `root`
 /// in names and messages).
-func docCommentSnippetsSources(
+package func docCommentSnippetsSources(
   sources: [String], root: String, setups: [String: ExampleSetup], fileCount: Int
 ) throws -> [String] {
   var examples: [Example] = []
@@ -184,7 +184,7 @@ func docCommentSnippetsSources(
   }
 }
 
-func printError(_ error: ExtractionError) {
+package func printError(_ error: ExtractionError) {
   FileHandle.standardError.write(Data("\(error)\n".utf8))
 }
 

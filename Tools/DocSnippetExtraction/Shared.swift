@@ -3,18 +3,18 @@ import Foundation
 
 /// A problem in a document or a source file, reported as `path:line: error: message` (the form
 /// compilers use, so that editors and CI logs point at the line) and failing the build.
-struct ExtractionError: Error, CustomStringConvertible {
-  let path: String
-  let line: Int
-  let message: String
+package struct ExtractionError: Error, CustomStringConvertible {
+  package let path: String
+  package let line: Int
+  package let message: String
 
-  init(path: String, line: Int, _ message: String) {
+  package init(path: String, line: Int, _ message: String) {
     self.path = path
     self.line = line
     self.message = message
   }
 
-  var description: String { "\(path):\(line): error: \(message)" }
+  package var description: String { "\(path):\(line): error: \(message)" }
 }
 
 /// The imports of every generated file: examples may use any library module.

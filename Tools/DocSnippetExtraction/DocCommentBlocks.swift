@@ -3,16 +3,16 @@
 import Foundation
 
 /// One ```swift block of a doc comment.
-struct DocCommentBlock {
+package struct DocCommentBlock {
   /// The source file, as given (absolute).
-  let path: String
+  package let path: String
   /// The line of the opening fence (1-based).
-  let fenceLine: Int
+  package let fenceLine: Int
   /// The documented symbol, as a reader finds it: `Publisher.flatMap(maxPublishers:_:)`.
-  let symbol: String
+  package let symbol: String
   /// The block's lines without their `///` (and the one space after it): `code[i]` is on line
   /// `fenceLine + 1 + i` of the file.
-  let code: [String]
+  package let code: [String]
 }
 
 /// The text of a `///` line after the slashes and one space, or `nil` for another line.
@@ -24,7 +24,12 @@ private func docCommentText(_ line: String) -> String? {
 }
 
 func docCommentBlocks(inFile path: String) throws -> [DocCommentBlock] {
-  let lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+  try docCommentBlocks(inText: String(contentsOfFile: path, encoding: .utf8), path: path)
+}
+
+/// The blocks of the doc comments of `text`, the contents of the file at `path`.
+package func docCommentBlocks(inText text: String, path: String) throws -> [DocCommentBlock] {
+  let lines = text.components(separatedBy: "\n")
   var context = DeclarationContext()
   var blocks: [DocCommentBlock] = []
   var pending: [(fenceLine: Int, code: [String])] = []
