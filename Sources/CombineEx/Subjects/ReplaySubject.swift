@@ -14,7 +14,7 @@ import CombineExCore
 /// subject.send(1)
 /// subject.send(2)
 /// subject.send(3)
-/// let cancellable = subject.sink { print($0) }  // Prints: 2, 3 (the two latest)
+/// let cancellable = subject.sink { print($0) }  // Prints: 2, 3 — the two latest
 /// subject.send(4)  // Prints: 4
 /// ```
 ///

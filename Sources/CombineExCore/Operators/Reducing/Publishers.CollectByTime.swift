@@ -14,9 +14,9 @@ extension Publisher {
   ///   .collect(.byTimeOrCount(scheduler, .seconds(1), 2))
   ///   .sink { print($0) }
   /// subject.send(1)
-  /// subject.send(2)  // Prints: [1, 2] (the count is reached)
+  /// subject.send(2)  // Prints: [1, 2] — the count is reached
   /// subject.send(3)
-  /// scheduler.advance(by: .seconds(1))  // Prints: [3] (the interval ended)
+  /// scheduler.advance(by: .seconds(1))  // Prints: [3] — the interval ended
   /// ```
   ///
   /// - Demand: each array uses one unit of the subscriber's demand; complete groups wait for
