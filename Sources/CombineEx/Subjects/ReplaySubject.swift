@@ -14,7 +14,7 @@ import CombineExCore
 /// subject.send(1)
 /// subject.send(2)
 /// subject.send(3)
-/// let cancellable = subject.sink { print($0) }  // Prints: 2, 3 (the two latest)
+/// let cancellable = subject.sink { print($0) }  // Prints: 2, 3 — the two latest
 /// subject.send(4)  // Prints: 4
 /// ```
 ///
@@ -60,6 +60,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
         + "be zero or more")
     core = SubjectCore(replayingLatest: bufferSize)
     buffer = core.replayBuffer!
+    core.owner = self
   }
 
   deinit {

@@ -51,7 +51,7 @@ public struct Effect<Output, Failure: Error>: Publisher {
   ///
   /// ```swift
   /// let effect = Effect([1, 2, 3].publisher)
-  /// let cancellable = effect.sink { print($0) }  // Prints: 1, 2, 3 (one per line)
+  /// let cancellable = effect.sink { print($0) }  // Prints: 1, 2, 3
   /// ```
   public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
     if let effect = publisher as? Effect {

@@ -252,6 +252,59 @@ struct ReplaySubjectTests {
     #expect(weakOwner == nil)
     subject.send(3)
   }
+
+  // MARK: Lifetime
+
+  @Test("a live subscription keeps the subject; a completion sent through a weak reference arrives")
+  func subscriptionKeepsSubject() {
+    weak var weakSubject: ReplaySubject<Int, ReplayFailure>?
+    let recorder: TestSubscriber<Int, ReplayFailure>
+    do {
+      let subject = ReplaySubject<Int, ReplayFailure>(bufferSize: 1)
+      weakSubject = subject
+      recorder = subject.record()
+    }
+    #expect(weakSubject != nil)
+    weakSubject?.send(1)
+    weakSubject?.send(completion: .failure(ReplayFailure()))
+    #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion == .failure(ReplayFailure()))
+    #expect(weakSubject == nil)
+  }
+
+  @Test("cancel releases the subject")
+  func cancelReleasesSubject() {
+    weak var weakSubject: ReplaySubject<Int, Never>?
+    let cancellable: AnyCancellable
+    do {
+      let subject = ReplaySubject<Int, Never>(bufferSize: 2)
+      weakSubject = subject
+      subject.send(1)
+      cancellable = subject.sink { _ in }
+    }
+    #expect(weakSubject != nil)
+    cancellable.cancel()
+    #expect(weakSubject == nil)
+  }
+
+  @Test("a subscriber behind at the completion keeps the subject until it has caught up")
+  func behindSubscriberKeepsSubjectUntilCaughtUp() {
+    weak var weakSubject: ReplaySubject<Int, Never>?
+    let recorder: TestSubscriber<Int, Never>
+    do {
+      let subject = ReplaySubject<Int, Never>(bufferSize: 2)
+      weakSubject = subject
+      recorder = subject.record(initialDemand: .none)
+      subject.send(1)
+      subject.send(2)
+      subject.send(completion: .finished)
+    }
+    #expect(weakSubject != nil)
+    recorder.request(.max(2))
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.receivedCompletion == .finished)
+    #expect(weakSubject == nil)
+  }
 }
 
 /// A failure for ReplaySubject's tests.
