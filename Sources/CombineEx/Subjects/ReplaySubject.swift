@@ -78,13 +78,17 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
   /// subscriber with demand. Ignored after a completion.
   @inlinable
   public func send(_ input: Output) {
+    // The value the buffer evicts is released after the lock, as a `CurrentValueSubject`
+    // releases the value it replaces: its deinit may be user code that calls the subject.
+    var evicted: Output?
     core.perform(.value(input)) { _ in
       guard !isComplete else { return false }
       // Committed atomically with taking the delivery token: the buffer and the order of
       // deliveries always agree.
-      buffer.append(input)
+      evicted = buffer.append(input)
       return true
     }
+    _ = evicted
   }
 
   /// Sends the completion to every subscriber (after the values a subscriber is owed). Later
