@@ -36,7 +36,7 @@ extension Effect {
           upstream: work(registry), key: key, cancelInFlight: cancelInFlight, registry: registry
         ).eraseToAnyPublisher()
       },
-      token: token)
+      token: token, boundRegistry: derivedBinding)
   }
 
   /// An effect that, when it runs, cancels every run in flight under `id`, then finishes
