@@ -67,15 +67,16 @@ let prelude = #"""
     ("aeiou".contains(word.first!) ? "an " : "a ") + word
   }
 
-  /// `text` as a `///` comment indented by `indent` spaces, wrapped at 100 columns; the lines
-  /// after the first are indented by `hanging` more (a list item's continuation).
-  func doc(_ indent: Int, _ text: String, hanging: String = "") -> String {
+  /// `text` as a `///` paragraph indented by `indent` spaces, wrapped at 100 columns (a
+  /// comment's length varies with the words a template puts in it; `swift format` does not wrap
+  /// comments).
+  func doc(_ indent: Int, _ text: String) -> String {
     let prefix = String(repeating: " ", count: indent) + "/// "
     var lines = [prefix]
     for word in text.split(separator: " ") {
       let line = lines[lines.count - 1]
-      if line.count + word.count + 1 > 100 && line.count > prefix.count + hanging.count {
-        lines.append(prefix + hanging + word)
+      if line.count + 1 + word.count > 100 && line != prefix {
+        lines.append(prefix + word)
       } else {
         lines[lines.count - 1] += (line == prefix ? "" : " ") + word
       }
