@@ -77,6 +77,7 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
   @inlinable
   final func offer(_ value: Output) {
     let current = state.load(ordering: .acquiring)
+    Interleaving.point("conduit.offer.loaded")
     if current & SubjectConduitState.terminated != 0 { return }
     let demand = current & SubjectConduitState.demandMask
     if demand == 0 {
@@ -166,9 +167,11 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     checkAPI(
       demand != .none,
       "\(description) was asked for zero values. A request must be for one or more.")
+    Interleaving.point("conduit.request")
     addDemand(demand)
     if !subject.upstreamDemanded.load(ordering: .relaxed) { subject.requestUpstreamOnce() }
     if subject.replays {
+      Interleaving.point("conduit.request.added")
       let current = state.load(ordering: .acquiring)
       if current & SubjectConduitState.owesCurrentValue != 0,
         current & SubjectConduitState.terminated == 0
@@ -181,6 +184,7 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
   /// Stops deliveries at once and asks the subject to forget this subscriber.
   @inlinable
   package final func cancel() {
+    Interleaving.point("conduit.cancel")
     if terminate() {
       subject.performDetach(subject, self)
     }
