@@ -1,5 +1,6 @@
 #if DEBUG
-  /// How one explored run of a scenario went (``InterleavingExplorer/run(seed:timeoutSeconds:_:)``).
+  /// How one explored run of a scenario went
+  /// (``InterleavingExplorer/run(seed:timeoutSeconds:_:)``).
   package struct InterleavingRun: Sendable {
     /// How the run ended.
     package enum Outcome: Sendable, Equatable {
