@@ -16,7 +16,8 @@ extension URLSession {
   ///   .dataTaskPublisher(for: URL(string: "http://127.0.0.1:8080/status")!)
   ///   .map { ($0.response as? HTTPURLResponse)?.statusCode ?? 0 }
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-  /// // Prints (when the server answers): 200, then finished
+  /// // Prints: 200, finished — when the server answers
+  /// // Not run by the doc tests: it needs a server on port 8080.
   /// ```
   ///
   /// - Parameter url: The URL for which to create a data task.

@@ -27,6 +27,16 @@ struct ConformanceTests {
   }
 
   @Test(
+    "a value delivered, dropped or evicted is released while the subscription lives",
+    arguments: Registry.cases.filter { $0.traits.contains(.storesValues) })
+  func storedValuesReleased(_ testCase: ConformanceCase) async {
+    let problems = await ConformanceChecks.runGuarded(testCase) {
+      testCase.storedValuesReleased()
+    }
+    #expect(problems.isEmpty, "\(testCase.name):\n\(problems.joined(separator: "\n"))")
+  }
+
+  @Test(
     "a misbehaving upstream cannot make the publisher deliver after its end",
     arguments: Registry.cases.filter { !$0.traits.contains(.passThrough) })
   func misbehavingUpstreams(_ testCase: ConformanceCase) async {

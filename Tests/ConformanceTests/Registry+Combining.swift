@@ -64,8 +64,8 @@ extension Registry {
     .generic(
       "Publishers.Merge",
       [
-        CaseBuilder("merge(with:)", traits: .timingDependent) { env in
-          env.ints().merge(with: env.ints())
+        CaseBuilder("merge(with:)", traits: [.timingDependent, .storesValues]) { env in
+          env.trackedInts().merge(with: env.trackedInts())
         }
       ]),
     .generic(

@@ -53,9 +53,10 @@ extension Registry {
     .generic(
       "Publishers.Custom",
       [
-        CaseBuilder("Publishers.Custom", traits: .promiseKeepsSubscription) { env in
-          let source = env.drivenCallbackSource()
-          return Publishers.Custom<Int, ConformanceError> { source.attach($0) }
+        CaseBuilder("Publishers.Custom", traits: [.promiseKeepsSubscription, .storesValues]) {
+          env in
+          let source = env.drivenTrackedCallbackSource()
+          return Publishers.Custom<TrackedValue, ConformanceError> { source.attach($0) }
         },
         CaseBuilder("Publishers.Custom that completes at once") { _ in
           Publishers.Custom<Int, ConformanceError> { handler in
@@ -68,9 +69,9 @@ extension Registry {
     .generic(
       "DeferredCustom",
       [
-        CaseBuilder("DeferredCustom", traits: .promiseKeepsSubscription) { env in
-          let source = env.drivenCallbackSource()
-          return DeferredCustom<Int, ConformanceError> { source.attach($0) }
+        CaseBuilder("DeferredCustom", traits: [.promiseKeepsSubscription, .storesValues]) { env in
+          let source = env.drivenTrackedCallbackSource()
+          return DeferredCustom<TrackedValue, ConformanceError> { source.attach($0) }
         }
       ]),
     .generic(
@@ -84,17 +85,21 @@ extension Registry {
           AnyPublisher<Int, ConformanceError>.combineLatest(env.ints(), env.ints())
             .map { $0.0 * 10 + $0.1 }
         },
-        CaseBuilder("combineLatest(array:)", traits: .combineLatest) { env in
-          AnyPublisher<Int, ConformanceError>.combineLatest(array: [env.ints(), env.ints()])
-            .map { $0.reduce(0, +) }
+        CaseBuilder(
+          "combineLatest(array:)", traits: [.combineLatest, .storesValues], keepsLatest: 1
+        ) { env in
+          AnyPublisher<TrackedValue, ConformanceError>.combineLatest(array: [
+            env.trackedInts(), env.trackedInts(),
+          ])
         },
-        CaseBuilder("zip of 5", traits: [.timingDependent, .waitsOnAnotherUpstream]) { env in
-          env.ints().zip(env.ints(), env.ints(), env.ints(), env.ints())
-            .map { $0.0 + $0.1 + $0.2 + $0.3 + $0.4 }
+        CaseBuilder("zip of 5", traits: .zip) { env in
+          env.trackedInts().zip(
+            env.trackedInts(), env.trackedInts(), env.trackedInts(), env.trackedInts())
         },
-        CaseBuilder("zip(array:)", traits: [.timingDependent, .waitsOnAnotherUpstream]) { env in
-          AnyPublisher<Int, ConformanceError>.zip(array: [env.ints(), env.ints(), env.ints()])
-            .map { $0.reduce(0, +) }
+        CaseBuilder("zip(array:)", traits: .zip) { env in
+          AnyPublisher<TrackedValue, ConformanceError>.zip(array: [
+            env.trackedInts(), env.trackedInts(), env.trackedInts(),
+          ])
         },
         CaseBuilder("Aggregate with a builder", traits: .combineLatest) { env in
           let (first, second) = (env.ints(), env.ints())
@@ -122,14 +127,14 @@ struct IdentifiedValue: Identifiable, Equatable {
 
 /// A callback API, as a custom publisher wraps one: the harness drives it, and each subscription
 /// of the custom publisher attaches its handler, which receives what the API sends from then on.
-final class CallbackSource: @unchecked Sendable {
+final class CallbackSource<Value>: @unchecked Sendable {
   // @unchecked Sendable: `handlers` and `end` are guarded by `lock`.
   private let lock = NSLockBox()
-  private var handlers: [any Publishers.CustomSubscriptionHandler<Int, ConformanceError>] = []
+  private var handlers: [any Publishers.CustomSubscriptionHandler<Value, ConformanceError>] = []
   private var end: Subscribers.Completion<ConformanceError>?
 
   /// Attaches a subscription's handler; a source that already ended ends it at once.
-  func attach(_ handler: any Publishers.CustomSubscriptionHandler<Int, ConformanceError>) {
+  func attach(_ handler: any Publishers.CustomSubscriptionHandler<Value, ConformanceError>) {
     let end = lock.withLock { () -> Subscribers.Completion<ConformanceError>? in
       handlers.append(handler)
       return self.end
@@ -137,13 +142,13 @@ final class CallbackSource: @unchecked Sendable {
     if let end { handler.sendCompletion(end) }
   }
 
-  func send(_ value: Int) {
+  func send(_ value: Value) {
     for handler in lock.withLock({ handlers }) { handler.sendValue(value) }
   }
 
   func complete(_ completion: Subscribers.Completion<ConformanceError>) {
     let handlers = lock.withLock {
-      () -> [any Publishers.CustomSubscriptionHandler<Int, ConformanceError>] in
+      () -> [any Publishers.CustomSubscriptionHandler<Value, ConformanceError>] in
       end = completion
       return self.handlers
     }
@@ -152,11 +157,11 @@ final class CallbackSource: @unchecked Sendable {
 }
 
 extension ConformanceEnvironment {
-  /// A ``CallbackSource`` the harness drives (sending whatever the demand, as a callback API
-  /// does); it lives until the run ends.
-  func drivenCallbackSource() -> CallbackSource {
-    let source = CallbackSource()
-    drive(
+  /// A ``CallbackSource`` of tracked values the harness drives (sending whatever the demand,
+  /// as a callback API does); it lives until the run ends.
+  func drivenTrackedCallbackSource() -> CallbackSource<TrackedValue> {
+    let source = CallbackSource<TrackedValue>()
+    driveTracked(
       "a callback API", keepAlive: source, canFail: true, send: { source.send($0) },
       complete: { source.complete(ConformanceEnvironment.completion(for: $0)) })
     return source

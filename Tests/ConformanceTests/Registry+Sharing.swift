@@ -8,8 +8,9 @@ extension Registry {
     .generic(
       "Publishers.CombineLatest",
       [
-        CaseBuilder("combineLatest", traits: .combineLatest) { env in
-          env.ints().combineLatest(env.ints())
+        CaseBuilder("combineLatest", traits: [.combineLatest, .storesValues], keepsLatest: 1) {
+          env in
+          env.trackedInts().combineLatest(env.trackedInts())
         },
         CaseBuilder(
           "combineLatest with a transform", traits: .combineLatest
@@ -37,8 +38,8 @@ extension Registry {
     .generic(
       "Publishers.Zip",
       [
-        CaseBuilder("zip", traits: [.timingDependent, .waitsOnAnotherUpstream]) { env in
-          env.ints().zip(env.ints())
+        CaseBuilder("zip", traits: .zip) { env in
+          env.trackedInts().zip(env.trackedInts())
         },
         CaseBuilder("zip with a transform", traits: [.timingDependent, .waitsOnAnotherUpstream]) {
           env in
@@ -49,15 +50,15 @@ extension Registry {
     .generic(
       "Publishers.Zip3",
       [
-        CaseBuilder("zip of 3", traits: [.timingDependent, .waitsOnAnotherUpstream]) { env in
-          env.ints().zip(env.ints(), env.ints())
+        CaseBuilder("zip of 3", traits: .zip) { env in
+          env.trackedInts().zip(env.trackedInts(), env.trackedInts())
         }
       ]),
     .generic(
       "Publishers.Zip4",
       [
-        CaseBuilder("zip of 4", traits: [.timingDependent, .waitsOnAnotherUpstream]) { env in
-          env.ints().zip(env.ints(), env.ints(), env.ints())
+        CaseBuilder("zip of 4", traits: .zip) { env in
+          env.trackedInts().zip(env.trackedInts(), env.trackedInts(), env.trackedInts())
         }
       ]),
     .generic(
@@ -82,11 +83,13 @@ extension Registry {
     .generic(
       "Publishers.Buffer",
       [
-        CaseBuilder("buffer(keepFull, dropNewest)", traits: .timingDependent) { env in
-          env.ints().buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest)
+        CaseBuilder("buffer(keepFull, dropNewest)", traits: [.timingDependent, .storesValues]) {
+          env in
+          env.trackedInts().buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest)
         },
-        CaseBuilder("buffer(byRequest, dropOldest)", traits: .timingDependent) { env in
-          env.ints().buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
+        CaseBuilder("buffer(byRequest, dropOldest)", traits: [.timingDependent, .storesValues]) {
+          env in
+          env.trackedInts().buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
         },
         CaseBuilder("buffer(keepFull, customError)", traits: .timingDependent) { env in
           let canary = env.canary
@@ -234,8 +237,12 @@ extension Registry {
       env in
       env.drivenProperty().combineLatest(with: env.drivenProperty())
     },
-    CaseBuilder("Property.zip(with:)", traits: [.neverCompletes, .timingDependent]) { env in
-      env.drivenProperty().zip(with: env.drivenProperty())
+    CaseBuilder(
+      "Property.zip(with:)",
+      traits: [.neverCompletes, .timingDependent, .storesValues, .keepsLatestOutput],
+      keepsLatest: 1
+    ) { env in
+      env.drivenTrackedProperty().zip(with: env.drivenTrackedProperty())
     },
     CaseBuilder("Property.flatMap", traits: [.neverCompletes, .timingDependent]) { env in
       let inner = env.drivenProperty()
@@ -264,15 +271,15 @@ extension Registry {
         CaseBuilder("Effect.concatenate") { env in
           Effect.concatenate(Effect(env.ints()), Effect(env.ints()))
         },
-        CaseBuilder("Effect.run") { env in
-          let handle = HandleBox<Effect<Int, ConformanceError>.Subscriber>()
-          env.drive(
+        CaseBuilder("Effect.run", traits: .storesValues) { env in
+          let handle = HandleBox<Effect<TrackedValue, ConformanceError>.Subscriber>()
+          env.driveTracked(
             "the effect's subscriber", keepAlive: handle, canFail: true,
             send: { handle.value?.send($0) },
             complete: { handle.value?.send(completion: ConformanceEnvironment.completion(for: $0)) }
           )
           let canary = env.canary
-          return Effect<Int, ConformanceError>.run { subscriber in
+          return Effect<TrackedValue, ConformanceError>.run { subscriber in
             handle.value = subscriber
             return AnyCancellable { _ = canary }
           }
@@ -293,6 +300,9 @@ extension CaseTraits {
   /// `combineLatest`: what arrives depends on timing, and a value that makes no output spends
   /// its upstream's demand.
   static let combineLatest: CaseTraits = [.timingDependent, .spendsDemandWithoutOutput]
+  /// `zip` of tracked values: what arrives depends on timing, it waits for the input that has
+  /// not produced, and it queues the values of the others.
+  static let zip: CaseTraits = [.timingDependent, .waitsOnAnotherUpstream, .storesValues]
 }
 
 /// Holds a promise that a deferred future hands over when it is subscribed, so that a driven

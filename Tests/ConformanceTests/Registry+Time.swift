@@ -17,16 +17,16 @@ extension Registry {
     .generic(
       "Publishers.Delay",
       [
-        CaseBuilder("delay") { env in
-          let upstream = env.ints()
+        CaseBuilder("delay", traits: .storesValues) { env in
+          let upstream = env.trackedInts()
           return upstream.delay(for: .seconds(2), scheduler: env.clock().scheduler)
         }
       ]),
     .generic(
       "Publishers.Throttle",
       [
-        CaseBuilder("throttle(latest: true)") { env in
-          let upstream = env.ints()
+        CaseBuilder("throttle(latest: true)", traits: .storesValues) { env in
+          let upstream = env.trackedInts()
           return upstream.throttle(for: .seconds(2), scheduler: env.clock().scheduler, latest: true)
         },
         CaseBuilder("throttle(latest: false)") { env in
@@ -62,8 +62,8 @@ extension Registry {
     .generic(
       "Publishers.ReceiveOn",
       [
-        CaseBuilder("receive(on:)") { env in
-          let upstream = env.ints()
+        CaseBuilder("receive(on:)", traits: .storesValues) { env in
+          let upstream = env.trackedInts()
           return upstream.receive(on: env.clock().scheduler)
         },
         CaseBuilder("receive(on: ImmediateScheduler)") { env in
@@ -85,8 +85,8 @@ extension Registry {
     .generic(
       "Publishers.CollectByTime",
       [
-        CaseBuilder("collect(.byTime)") { env in
-          let upstream = env.ints()
+        CaseBuilder("collect(.byTime)", traits: .storesValues) { env in
+          let upstream = env.trackedInts()
           return upstream.collect(.byTime(env.clock().scheduler, .seconds(2)))
         },
         CaseBuilder("collect(.byTimeOrCount)") { env in

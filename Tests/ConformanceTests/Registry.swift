@@ -31,10 +31,12 @@ struct CaseBuilder: Sendable {
   let make: @Sendable (String) -> ConformanceCase
 
   init<P: Publisher & SendableMetatype>(
-    _ name: String, traits: CaseTraits = [],
+    _ name: String, traits: CaseTraits = [], keepsLatest: Int = 0,
     _ build: @escaping @Sendable (ConformanceEnvironment) -> P
   ) {
-    make = { typeName in ConformanceCase(name, typeName, traits: traits, build: build) }
+    make = { typeName in
+      ConformanceCase(name, typeName, traits: traits, keepsLatest: keepsLatest, build: build)
+    }
   }
 }
 
@@ -117,9 +119,10 @@ enum Registry {
     .generic(
       "CurrentValueSubject",
       [
-        CaseBuilder("CurrentValueSubject") { env in
-          let subject = CurrentValueSubject<Int, ConformanceError>(-1)
-          env.drive(
+        CaseBuilder("CurrentValueSubject", traits: .storesValues, keepsLatest: 1) { env in
+          let subject = CurrentValueSubject<TrackedValue, ConformanceError>(
+            env.trackedValueOfNextSource(-1))
+          env.driveTracked(
             "CurrentValueSubject", keepAlive: subject, canFail: true, send: { subject.send($0) },
             complete: { subject.send(completion: ConformanceEnvironment.completion(for: $0)) })
           return subject
@@ -127,17 +130,20 @@ enum Registry {
       ]),
     .generic(
       "ReplaySubject",
-      [
-        CaseBuilder("ReplaySubject(bufferSize: 2)") { env in
-          let subject = ReplaySubject<Int, ConformanceError>(bufferSize: 2)
-          subject.send(-2)
-          subject.send(-1)
-          env.drive(
+      [2, 1].map { bufferSize in
+        CaseBuilder(
+          "ReplaySubject(bufferSize: \(bufferSize))", traits: .storesValues,
+          keepsLatest: bufferSize
+        ) { env in
+          let subject = ReplaySubject<TrackedValue, ConformanceError>(bufferSize: bufferSize)
+          subject.send(env.trackedValueOfNextSource(-2))
+          subject.send(env.trackedValueOfNextSource(-1))
+          env.driveTracked(
             "ReplaySubject", keepAlive: subject, canFail: true, send: { subject.send($0) },
             complete: { subject.send(completion: ConformanceEnvironment.completion(for: $0)) })
           return subject
         }
-      ]),
+      }),
   ]
 
   // MARK: Transforming

@@ -51,6 +51,27 @@ struct RegistryCompletenessTests {
     }
   }
 
+  @Test("the publishers that keep values have a case that checks they let go of them")
+  func storingPublishersAreCheckedForReleases() {
+    // Each keeps values it has not delivered (a queue, a buffer, a replay buffer, a latest
+    // value): rule 3's stored-values check must run on it (``CaseTraits/storesValues``).
+    let storing: Set<String> = [
+      "Publishers.Zip", "Publishers.Zip3", "Publishers.Zip4", "Publishers.Aggregate",
+      "Publishers.CombineLatest", "Publishers.Merge", "Publishers.Buffer",
+      "Publishers.ReceiveOn", "Publishers.Delay", "Publishers.Throttle",
+      "Publishers.CollectByTime", "CurrentValueSubject", "ReplaySubject", "Publishers.Custom",
+      "DeferredCustom", "Property", "Effect",
+    ]
+    let checked = Set(
+      Registry.entries.filter { entry in
+        guard case .generic(let cases) = entry.coverage else { return false }
+        return cases.contains { $0.traits.contains(.storesValues) }
+      }.map(\.typeName))
+    #expect(
+      storing.subtracting(checked).isEmpty,
+      "No storesValues case: \(storing.subtracting(checked).sorted())")
+  }
+
   @Test("the source scanner finds publisher declarations in every shape, and only those")
   func scannerFindsEveryShape() {
     var scanner = PublisherTypeScanner()

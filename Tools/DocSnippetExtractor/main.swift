@@ -1,126 +1,47 @@
-// Extracts the Swift code blocks of Markdown documents into one Swift source file for the
-// DocsTests target, so that every example in README.md and Docs/ is compiled by `swift test`.
+// Extracts the Swift code blocks of the documentation into test targets, so that every example
+// is compiled (and, where it makes a claim, run) by `swift test`:
 //
-// Usage: DocSnippetExtractor <output.swift> <document.md>...
+//   DocSnippetExtractor <output.swift> <document.md>...
+//       README.md and Docs/*.md, for DocsTests (DocSnippetExtraction/GuideSnippets.swift).
+//   DocSnippetExtractor --doc-comments <root> <setups.md> <output.swift>... -- <source.swift>...
+//       the `///` comments of Sources/, for DocCommentTests (DocCommentSnippets.swift); the
+//       blocks are spread over the outputs (a few files compile in parallel).
 //
-// Fenced blocks are chosen by their info string:
-// - ```swift           compiled as the body of an `async throws` function (statements).
-// - ```swift run       compiled, and run by a Swift Testing test that fails if it throws.
-// - ```swift toplevel  compiled at file scope (types and extensions other blocks may use).
-// Blocks in other languages (```text, ```sh, ...) are left alone.
-//
-// Top-level `let`/`var` names of statement blocks are kept alive until the end of the block
-// (like variables of a script), which also keeps examples that store a cancellable
-// warning-free.
+// Errors are printed as `path:line: error: message` and fail the build. The work is done by
+// the DocSnippetExtraction library (Tools/DocSnippetExtraction), which the tests also use.
+import DocSnippetExtraction
 import Foundation
 
-struct Block {
-  enum Kind { case statements, run, toplevel }
-  let kind: Kind
-  let document: String
-  let line: Int
-  let code: [String]
+/// Writes `text` to `path` unless the file already holds it, so that an unchanged example set
+/// does not make the test target compile again.
+func write(_ text: String, to path: String) throws {
+  if let existing = try? String(contentsOfFile: path, encoding: .utf8), existing == text { return }
+  try text.write(toFile: path, atomically: true, encoding: .utf8)
 }
 
-func blocks(in path: String) throws -> [Block] {
-  let text = try String(contentsOfFile: path, encoding: .utf8)
-  let document = URL(fileURLWithPath: path).lastPathComponent
-  var result: [Block] = []
-  var current: (kind: Block.Kind, line: Int, code: [String])?
-  for (index, rawLine) in text.components(separatedBy: "\n").enumerated() {
-    let line = rawLine.trimmingCharacters(in: .whitespaces)
-    if var block = current {
-      if line == "```" {
-        result.append(
-          Block(kind: block.kind, document: document, line: block.line, code: block.code))
-        current = nil
-      } else {
-        block.code.append(rawLine)
-        current = block
-      }
-      continue
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+  if arguments.first == "--doc-comments" {
+    guard arguments.count >= 4, let separator = arguments.firstIndex(of: "--") else {
+      throw ExtractionError(
+        path: "DocSnippetExtractor", line: 0,
+        "usage: --doc-comments <root> <setups.md> <output.swift>... -- <source.swift>...")
     }
-    guard line.hasPrefix("```swift") else { continue }
-    let info = line.dropFirst("```swift".count).trimmingCharacters(in: .whitespaces)
-    let kind: Block.Kind
-    switch info {
-    case "": kind = .statements
-    case "run": kind = .run
-    case "toplevel": kind = .toplevel
-    default:
-      FileHandle.standardError.write(
-        Data("\(path):\(index + 1): error: unknown code block kind '\(info)'\n".utf8))
-      exit(1)
+    let root = arguments[1]
+    let setups = try exampleSetups(in: arguments[2])
+    let outputs = Array(arguments[3..<separator])
+    let sources = Array(arguments[(separator + 1)...])
+    let texts = try docCommentSnippetsSources(
+      sources: sources, root: root, setups: setups, fileCount: outputs.count)
+    for (text, output) in zip(texts, outputs) { try write(text, to: output) }
+  } else {
+    guard let output = arguments.first else {
+      throw ExtractionError(
+        path: "DocSnippetExtractor", line: 0, "usage: <output.swift> <document.md>...")
     }
-    current = (kind, index + 1, [])
+    try write(guideSnippetsSource(documents: Array(arguments.dropFirst())), to: output)
   }
-  return result
+} catch let error as ExtractionError {
+  printError(error)
+  exit(1)
 }
-
-func identifier(_ document: String) -> String {
-  String(document.map { $0.isLetter || $0.isNumber ? $0 : "_" })
-}
-
-/// Names declared by `let`/`var` at the top level of a block (no indentation).
-func topLevelNames(_ code: [String]) -> [String] {
-  code.compactMap { line -> String? in
-    for keyword in ["let ", "var "] where line.hasPrefix(keyword) {
-      let rest = line.dropFirst(keyword.count)
-      let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-      return name.isEmpty ? nil : String(name)
-    }
-    return nil
-  }
-}
-
-/// A blank line for an import (the generated file makes its own), indented ones included: an
-/// example imports FoundationNetworking inside `#if canImport(FoundationNetworking)`.
-func droppingImport(_ line: String) -> String {
-  line.trimmingCharacters(in: .whitespaces).hasPrefix("import ") ? "" : line
-}
-
-let arguments = CommandLine.arguments.dropFirst()
-guard let output = arguments.first else {
-  FileHandle.standardError.write(Data("usage: DocSnippetExtractor <out.swift> <doc.md>...\n".utf8))
-  exit(2)
-}
-var source = """
-  // Generated by DocSnippetExtractor from README.md and Docs/*.md. Do not edit.
-  import CombineEx
-  import CombineExStore
-  import CombineExTesting
-  import Foundation
-  import Testing
-
-  #if canImport(FoundationNetworking)
-    import FoundationNetworking
-  #endif
-
-  """
-for path in arguments.dropFirst().sorted() {
-  for block in try blocks(in: path) {
-    let name = "\(identifier(block.document))_line\(block.line)"
-    source += "\n// \(block.document):\(block.line)\n"
-    switch block.kind {
-    case .toplevel:
-      source += block.code.map(droppingImport).joined(separator: "\n")
-      source += "\n"
-    case .statements, .run:
-      source += "func snippet_\(name)() async throws {\n"
-      source += "#sourceLocation(file: \"\(path)\", line: \(block.line + 1))\n"
-      // The generated file imports every module; an example's own imports become blank lines
-      // (keeping line numbers) since imports are only valid at file scope.
-      source += block.code.map(droppingImport).joined(separator: "\n")
-      source += "\n#sourceLocation()\n"
-      for variable in topLevelNames(block.code) {
-        source += "  withExtendedLifetime(\(variable)) {}\n"
-      }
-      source += "}\n"
-      if block.kind == .run {
-        source += "@Test(\"\(block.document) line \(block.line) runs\")\n"
-        source += "func run_\(name)() async throws { try await snippet_\(name)() }\n"
-      }
-    }
-  }
-}
-try source.write(toFile: output, atomically: true, encoding: .utf8)

@@ -72,7 +72,7 @@ extension Action {
   /// what it returns; cancelling the run cancels the task.
   ///
   /// ```swift
-  /// func search(_ query: String) async -> [String] { [query] }
+  /// @Sendable func search(_ query: String) async -> [String] { [query] }
   /// let searching: Action<String, [String], Never> = .withTask { await search($0) }
   /// ```
   public static func withTask<I, O>(
@@ -88,7 +88,7 @@ extension Action {
   ///
   /// ```swift
   /// struct Offline: Error {}
-  /// func upload(_ text: String) async throws(Offline) -> Int { text.count }
+  /// @Sendable func upload(_ text: String) async throws(Offline) -> Int { text.count }
   /// let uploading: Action<String, Int, Offline> = .withThrowingTask { (text) throws(Offline) in
   ///   try await upload(text)
   /// }

@@ -10,7 +10,7 @@ import CombineExCore
 /// func evens() -> some DeferredPublisherProtocol<Int, Never> {
 ///   Deferred { [1, 2, 3, 4].publisher }.filter { $0.isMultiple(of: 2) }
 /// }
-/// let cancellable = evens().sink { print($0) }  // Prints: 2, 4 (one per line)
+/// let cancellable = evens().sink { print($0) }  // Prints: 2, 4
 /// ```
 public typealias DeferredPublisherProtocol = ColdPublisher
 

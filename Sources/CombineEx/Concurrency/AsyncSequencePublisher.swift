@@ -10,7 +10,7 @@ extension AsyncSequence where Self: Sendable {
   ///   continuation.finish()
   /// }
   /// let cancellable = numbers.publisher.sink { print($0) }
-  /// // Prints: 1, 2, 3 (one per line, from the subscription's task)
+  /// // Prints: 1, 2, 3 — from the subscription's task
   /// ```
   ///
   /// Combine has no such property (CombineEx adds it). The publisher is a ``ColdPublisher``, so

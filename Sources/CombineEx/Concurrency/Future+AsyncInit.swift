@@ -12,7 +12,7 @@ extension Future {
   /// ```swift
   /// let answer = Future<Int, Never> { await Task.yield(); return 42 }
   /// let cancellable = answer.sink { print($0) }
-  /// // Prints: 42 (once the task has run)
+  /// // Prints: 42 — once the task has run
   ///
   /// struct Offline: Error {}
   /// let download = Future<String, any Error> { throw Offline() }

@@ -46,9 +46,9 @@ struct CustomSubscriptionStateMachine<Output, Failure: Error> {
   private(set) var status = Status.active
   /// What the subscriber asked for and has not received yet.
   private(set) var demand = Subscribers.Demand.none
-  /// Values sent without demand (or during a delivery), oldest first from `head` on.
-  private var waiting: [Output] = []
-  private var head = 0
+  /// Values sent without demand (or during a delivery), oldest first. A value leaves it (and
+  /// is released) as it is handed out.
+  private var waiting = ValueQueue<Output>()
   /// Whether a caller holds the deliverer role.
   private var isDelivering = false
 
@@ -72,7 +72,7 @@ struct CustomSubscriptionStateMachine<Output, Failure: Error> {
   /// The handler sent a value.
   mutating func send(_ value: Output) -> Step {
     guard case .active = status else { return .none }
-    if isDelivering || demand == .none || head < waiting.count {
+    if isDelivering || demand == .none || !waiting.isEmpty {
       waiting.append(value)
       return .none
     }
@@ -117,8 +117,7 @@ struct CustomSubscriptionStateMachine<Output, Failure: Error> {
     switch status {
     case .active, .completing:
       status = .cancelled
-      waiting = []
-      head = 0
+      waiting.removeAll()
       return true
     case .completed, .cancelled:
       return false
@@ -130,16 +129,10 @@ struct CustomSubscriptionStateMachine<Output, Failure: Error> {
   /// The next step for a caller that may take the deliverer role: a waiting value if there is
   /// demand, else the waiting completion once no value waits.
   private mutating func next() -> Step {
-    if head < waiting.count {
-      guard demand > .none else { return .none }
+    if !waiting.isEmpty {
+      guard demand > .none, let value = waiting.popFirst() else { return .none }
       demand -= 1
       isDelivering = true
-      let value = waiting[head]
-      head += 1
-      if head == waiting.count {
-        waiting.removeAll(keepingCapacity: true)
-        head = 0
-      }
       return .value(value)
     }
     if case .completing(let completion) = status {

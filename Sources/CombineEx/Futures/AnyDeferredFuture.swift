@@ -17,7 +17,7 @@ import CombineExCore
 /// let cancellable = LocalProfiles().profile(id: 1)
 ///   .map(\.name)
 ///   .sink(receiveCompletion: { _ in }, receiveValue: { print($0) })
-/// // Prints: user 1 (once the task has run)
+/// // Prints: user 1 — once the task has run
 /// ```
 ///
 /// It behaves exactly like the ``DeferredFuture`` it wraps (see there), and has the same

@@ -13,7 +13,7 @@ extension DeferredFuture {
   ///   stock.isEmpty ? .failure(Empty()) : .success(stock.removeFirst())
   /// }
   /// let first = next.sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-  /// // Prints: apple, finished (one per line)
+  /// // Prints: apple, finished
   /// let second = next.sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
   /// // Prints: failure(Empty())
   /// ```
@@ -50,10 +50,15 @@ extension DeferredFuture {
   /// A future that calls `block` for each subscription and fails with the error it returns.
   ///
   /// ```swift
-  /// struct Timestamped: Error { let at: Date }
-  /// let failing = DeferredFuture<Int, Timestamped>.failureClosure { Timestamped(at: Date()) }
-  /// let cancellable = failing.sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
-  /// // Prints: failure(Timestamped(at: ...)), with the time of the subscription
+  /// struct Attempt: Error { let number: Int }
+  /// var attempts = 0
+  /// let failing = DeferredFuture<Int, Attempt>.failureClosure {
+  ///   attempts += 1
+  ///   return Attempt(number: attempts)
+  /// }
+  /// let first = failing.sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
+  /// let second = failing.sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
+  /// // Prints: failure(Attempt(number: 1)), failure(Attempt(number: 2))
   /// ```
   public static func failureClosure(
     _ block: @escaping () -> Failure

@@ -60,7 +60,7 @@ extension DeferredFutureProtocol {
   /// ```swift
   /// let one = DeferredFuture<Int, Never>.just(1)
   /// let cancellable = one.zip(one, one) { $0 + $1 + $2 }.sink { print($0) }
-  /// // Prints: 3 (each of the three subscriptions ran the work once)
+  /// // Prints: 3 — each of the three subscriptions ran the work once
   /// ```
   public func zip<B: DeferredFutureProtocol, C: DeferredFutureProtocol, T>(
     _ b: B, _ c: C, _ transform: @escaping (Output, B.Output, C.Output) -> T

@@ -18,7 +18,7 @@ extension DeferredFuture where Failure: CompositeError {
   /// }
   /// let load = DeferredFuture<Int, LoadError>.withTask { throw Timeout() }
   /// let cancellable = load.sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
-  /// // Prints: failure(LoadError.timeout(Timeout())) (once the task has run)
+  /// // Prints: failure(LoadError.timeout(Timeout())) — once the task has run
   /// ```
   ///
   /// It wins over the typed form where both apply (the typed form is disfavored), and maps a

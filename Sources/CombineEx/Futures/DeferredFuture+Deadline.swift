@@ -41,7 +41,7 @@ extension DeferredFutureProtocol {
   ///   .timeout(scheduler.now.advanced(by: .seconds(5)), scheduler: scheduler,
   ///            customError: { .timedOut })
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
-  /// scheduler.advance(by: .seconds(5))  // Prints: failure(timedOut)
+  /// scheduler.advance(by: .seconds(5))  // Prints: failure(LoadError.timedOut)
   /// ```
   ///
   /// The time left is measured when each subscription starts; the work is cancelled when the

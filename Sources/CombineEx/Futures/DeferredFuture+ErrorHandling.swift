@@ -30,7 +30,7 @@ extension DeferredFutureProtocol {
   /// let cancellable = DeferredFuture<String, Offline>.fail(Offline())
   ///   .flatMapError { _ in DeferredFuture<String, AppError>.fail(.unreachable) }
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
-  /// // Prints: failure(unreachable)
+  /// // Prints: failure(AppError.unreachable)
   /// ```
   public func flatMapError<F: DeferredFutureProtocol>(
     _ transform: @escaping (Failure) -> F

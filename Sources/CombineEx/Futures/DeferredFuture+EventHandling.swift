@@ -12,7 +12,7 @@ extension DeferredFutureProtocol {
   /// let cancellable = DeferredFuture<Int, Never>.just(1)
   ///   .handleSubscription { print("started") }
   ///   .sink { print($0) }
-  /// // Prints: started, 1 (one per line)
+  /// // Prints: started, 1
   /// ```
   public func handleSubscription(
     _ receiveSubscription: (() -> Void)? = nil
@@ -26,7 +26,7 @@ extension DeferredFutureProtocol {
   /// let cancellable = DeferredFuture<Int, Never>.just(2)
   ///   .handleValue { print("got \($0)") }
   ///   .sink { print($0) }
-  /// // Prints: got 2, 2 (one per line)
+  /// // Prints: got 2, 2
   /// ```
   public func handleValue(
     _ receiveValue: ((Output) -> Void)? = nil

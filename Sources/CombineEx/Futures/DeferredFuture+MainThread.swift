@@ -53,7 +53,7 @@ extension DeferredFutureProtocol {
   /// let cancellable = DeferredFuture<[Int], Never>.just([3, 1, 2])
   ///   .receiveInBackground(qos: .utility)
   ///   .map { $0.sorted() }
-  ///   .sink { print($0) }  // Prints: [1, 2, 3] (from a global queue)
+  ///   .sink { print($0) }  // Prints: [1, 2, 3] — from a global queue
   /// ```
   public func receiveInBackground(
     qos: DispatchQoS.QoSClass = .default

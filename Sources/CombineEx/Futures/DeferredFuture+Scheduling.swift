@@ -36,7 +36,7 @@ extension DeferredFutureProtocol {
   /// let cancellable = DeferredFuture<Int, LoadError> { _ in }  // Never fulfilled.
   ///   .timeout(.seconds(5), scheduler: scheduler, customError: { .timedOut })
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
-  /// scheduler.advance(by: .seconds(5))  // Prints: failure(timedOut)
+  /// scheduler.advance(by: .seconds(5))  // Prints: failure(LoadError.timedOut)
   /// ```
   ///
   /// Unlike `Publisher.timeout`, the error is required: a future that timed out without a
@@ -77,7 +77,7 @@ extension DeferredFutureProtocol {
   ///   promise(.success(1))
   /// }
   /// let cancellable = future.subscribe(on: scheduler).sink { print($0) }
-  /// scheduler.advance()  // Prints: working, 1 (one per line)
+  /// scheduler.advance()  // Prints: working, 1
   /// ```
   public func subscribe<S: Scheduler>(
     on scheduler: S, options: S.SchedulerOptions? = nil

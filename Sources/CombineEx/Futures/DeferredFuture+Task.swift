@@ -10,12 +10,12 @@ extension DeferredFuture {
   ///
   /// ```swift
   /// struct Offline: Error {}
-  /// func fetchName() async throws(Offline) -> String { "Ada" }
+  /// @Sendable func fetchName() async throws(Offline) -> String { "Ada" }
   /// let name = DeferredFuture<String, Offline>.withTask { () throws(Offline) in
   ///   try await fetchName()
   /// }
   /// let cancellable = name.sink(receiveCompletion: { _ in }, receiveValue: { print($0) })
-  /// // Prints: Ada (once the task has run)
+  /// // Prints: Ada — once the task has run
   /// ```
   ///
   /// The same as `DeferredFuture { ... }` with an `async` closure. Disfavored, as in the

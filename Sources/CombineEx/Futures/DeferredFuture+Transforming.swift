@@ -90,7 +90,7 @@ extension DeferredFutureProtocol {
   /// let cancellable = DeferredFuture<Int, Offline>.fail(Offline())
   ///   .mapError { _ in AppError.network }
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
-  /// // Prints: failure(network)
+  /// // Prints: failure(AppError.network)
   /// ```
   public func mapError<E: Error>(
     _ transform: @escaping (Failure) -> E
@@ -206,7 +206,7 @@ extension DeferredFutureProtocol {
   ///     receiveOutput: { print("value \($0)") },
   ///     receiveCompletion: { print("completion \($0)") })
   ///   .sink { _ in }
-  /// // Prints: started, value 1, completion finished (one per line)
+  /// // Prints: started, value 1, completion finished
   /// ```
   ///
   /// The closures behave as those of `Publisher.handleEvents`: each is optional, runs before

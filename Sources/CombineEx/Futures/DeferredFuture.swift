@@ -57,7 +57,7 @@ public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
   /// let future = DeferredFuture<String, Never> { promise in
   ///   DispatchQueue.global().async { promise(.success("done")) }
   /// }
-  /// let cancellable = future.sink { print($0) }  // Prints: done (from the global queue)
+  /// let cancellable = future.sink { print($0) }  // Prints: done — from the global queue
   /// ```
   ///
   /// - Parameter attemptToFulfill: Receives the subscription's ``Promise``. It may call it
@@ -75,10 +75,10 @@ public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
   /// task when the subscriber cancels.
   ///
   /// ```swift
-  /// func fetchScore() async throws -> Int { 7 }
+  /// @Sendable func fetchScore() async throws -> Int { 7 }
   /// let score = DeferredFuture<Int, any Error> { try await fetchScore() }
   /// let cancellable = score.sink(receiveCompletion: { _ in }, receiveValue: { print($0) })
-  /// // Prints: 7 (once the subscription's task has run)
+  /// // Prints: 7 — once the subscription's task has run
   /// ```
   ///
   /// The future's `Failure` is the closure's thrown error type: `Never` for a closure that

@@ -9,10 +9,9 @@ import Dispatch
 /// overlap share a single run of the operation, and all receive its result:
 ///
 /// ```swift
-/// var requests = 0
 /// let profiles = DeferredFutureDemuxer<Int, String, Never>({ id in
 ///   AnyDeferredFuture { promise in
-///     requests += 1
+///     print("request \(id)")
 ///     DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) {
 ///       promise(.success("user \(id)"))
 ///     }
@@ -20,7 +19,7 @@ import Dispatch
 /// })
 /// let a = profiles.build(key: 1).sink { print($0) }
 /// let b = profiles.build(key: 1).sink { print($0) }
-/// // Prints: user 1, user 1 (one per line) once the request is done; requests == 1
+/// // Prints: request 1, user 1, user 1 — one request, whose result both receive
 /// ```
 ///
 /// ## Semantics
@@ -68,7 +67,7 @@ public final class DeferredFutureDemuxer<Key: Hashable, Output, Failure: Error>:
   ///
   /// ```swift
   /// let lengths = DeferredFutureDemuxer<String, Int, Never>({ .just($0.count) })
-  /// let cancellable = lengths.build(key: "four").sink { print($0) }  // Prints: 4 (soon)
+  /// let cancellable = lengths.build(key: "four").sink { print($0) }  // Prints: 4 — soon
   /// ```
   ///
   /// The future keeps the demuxer alive.

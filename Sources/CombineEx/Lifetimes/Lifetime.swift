@@ -16,7 +16,7 @@ import CombineExCore
 /// let cancellable = ticks.prefix(during: lifetime).sink(
 ///   receiveCompletion: { print($0) }, receiveValue: { print($0) })
 /// ticks.send(1)  // Prints: 1
-/// screen = nil  // Prints: finished (at once, without waiting for another value)
+/// screen = nil  // Prints: finished — at once, without waiting for another value
 /// ```
 ///
 /// Observing a lifetime never keeps its object alive.

@@ -9,16 +9,14 @@ extension Publisher {
   /// publisher as soon as it is subscribed.
   ///
   /// ```swift
-  /// let (lifetime, token) = Lifetime.make()
+  /// var token: Lifetime.Token? = Lifetime.Token()
+  /// let lifetime = token!.lifetime
   /// let values = PassthroughSubject<Int, Never>()
-  /// var received: [Int] = []
-  /// var finished = false
   /// let cancellable = values.prefix(during: lifetime).sink(
-  ///   receiveCompletion: { _ in finished = true }, receiveValue: { received.append($0) })
-  /// values.send(1)
-  /// withExtendedLifetime(token) {}  // the token is released after this line
-  /// values.send(2)
-  /// // received == [1], finished == true
+  ///   receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// values.send(1)  // Prints: 1
+  /// token = nil  // Prints: finished — the lifetime ended
+  /// values.send(2)  // Prints nothing
   /// ```
   public func prefix(during lifetime: Lifetime) -> Publishers.PrefixDuring<Self> {
     Publishers.PrefixDuring(upstream: self, lifetime: lifetime)

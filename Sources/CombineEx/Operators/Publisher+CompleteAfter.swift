@@ -10,7 +10,8 @@ extension Publisher {
   /// let cancellable = ticks.complete(after: 0.5)
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
   /// ticks.send(1)
-  /// // Prints: 1, and half a second later: finished
+  /// // Prints: 1, finished — finished half a second later
+  /// // Not run by the doc tests: it needs the main queue.
   /// ```
   ///
   /// The result is `prefix(untilOutputFrom:)` with a `Just(())` delayed on
@@ -27,12 +28,12 @@ extension Publisher {
   /// before then pass through.
   ///
   /// ```swift
-  /// let scheduler = DispatchQueue.global()
+  /// let scheduler = DispatchQueue.test  // import CombineExTesting
   /// let ticks = PassthroughSubject<Int, Never>()
   /// let cancellable = ticks.complete(after: .seconds(2), scheduler: scheduler)
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-  /// ticks.send(1)
-  /// // Prints: 1, and two seconds later: finished
+  /// ticks.send(1)  // Prints: 1
+  /// scheduler.advance(by: .seconds(2))  // Prints: finished
   /// ```
   public func complete<S>(
     after stride: S.SchedulerTimeType.Stride,

@@ -9,7 +9,8 @@ extension Publisher {
   /// let cancellable = Just(3)
   ///   .mapOnMainActor { formatter.format($0) }
   ///   .sink { print($0) }
-  /// // Prints (soon, on the main queue): #3
+  /// // Prints: #3 — soon, on the main queue
+  /// // Not run by the doc tests: it needs the main queue.
   /// ```
   ///
   /// Each value becomes a future that runs `transform` on the main actor, and the result
@@ -47,7 +48,8 @@ extension DeferredFutureProtocol {
   /// let label: DeferredFuture<String, Never> = DeferredFuture<Int, Never>.just(3)
   ///   .mapOnMainActor { formatter.format($0) }
   /// let cancellable = label.sink { print($0) }
-  /// // Prints (soon, on the main queue): #3
+  /// // Prints: #3 — soon, on the main queue
+  /// // Not run by the doc tests: it needs the main queue.
   /// ```
   ///
   /// Disfavoured, as in the original CombineEx: where both fit, the `Publisher` form is chosen.

@@ -18,9 +18,11 @@ import Foundation
 ///   the disk, then renamed over the previous file. A crash, a power loss or a kill during a
 ///   write leaves the previous value or the new one, never a torn file.
 /// - **Nothing is silently destroyed.** A missing file means "no value" (the property starts
-///   with its default). A file that cannot be read or decoded is renamed aside (its name gains
+///   with its default). A file whose content does not decode is renamed aside (its name gains
 ///   `.corrupt-` and a timestamp) before the error is thrown: the property starts with its
-///   default and reports the error, and the old bytes stay on disk.
+///   default and reports the error, and the old bytes stay on disk. A file that cannot be read
+///   at all (permissions, too many open files, a directory in its place) is not corrupt: it is
+///   left where it is, and the property writes nothing over it while it stays unreadable.
 /// - **Keys stay in the folder.** A file is named after the key's
 ///   ``PersistentPropertyKey/sanitizedIndex`` (plus `.json`), which never contains a path
 ///   separator and is never `.` or `..`; very long keys are shortened with a hash.
@@ -129,17 +131,41 @@ public final class FileBasedPersistentPropertyStorageEngine: PersistentPropertyS
   /// Reads the key's file: `nil` if there is none.
   ///
   /// - Throws: ``FileBasedPersistentPropertyStorageEngineError``: `decodeFromDiskError` with a
-  ///   ``PersistentPropertyCorruptFileError`` if the file cannot be read or decoded as `T` (it
-  ///   is renamed aside first), or the initialization error.
+  ///   ``PersistentPropertyCorruptFileError`` if the file's content does not decode as `T` (it
+  ///   is renamed aside first); `decodeFromDiskError` with a
+  ///   ``PersistentPropertyUnreadableValueError`` if the file could not be read (permissions,
+  ///   too many open files, a directory in its place: it is left where it is); or the
+  ///   initialization error.
   public func retrieve<T: Codable>(key: PersistentPropertyKey) throws -> T? {
     let url = try fileURL(for: key)
+    let data: Data?
     do {
-      guard let data = try AtomicFile.read(url) else { return nil }
+      data = try AtomicFile.read(url)
+    } catch {
+      throw FileBasedPersistentPropertyStorageEngineError.decodeFromDiskError(
+        PersistentPropertyUnreadableValueError(underlyingError: error, location: url))
+    }
+    guard let data else { return nil }
+    do {
       return try JSONDecoder().decode(StoredValue<T>.self, from: data).value
     } catch {
       let keptAt = AtomicFile.keepAside(url)
       throw FileBasedPersistentPropertyStorageEngineError.decodeFromDiskError(
         PersistentPropertyCorruptFileError(underlyingError: error, keptAt: keptAt))
+    }
+  }
+
+  /// Renames the key's file (or whatever is in its place) aside, adding `.unreadable-` and a
+  /// timestamp to its name, so that ``PersistentProperty/discardStoredValue()`` can write
+  /// without destroying it.
+  ///
+  /// - Throws: `encodeToDiskError` if it could not be renamed, or the initialization error.
+  func setAsideUnreadableValue(for key: PersistentPropertyKey) throws {
+    let url = try fileURL(for: key)
+    do {
+      _ = try AtomicFile.moveAside(url, label: "unreadable")
+    } catch {
+      throw FileBasedPersistentPropertyStorageEngineError.encodeToDiskError(error)
     }
   }
 

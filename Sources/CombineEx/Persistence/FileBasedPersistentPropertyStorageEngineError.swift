@@ -15,8 +15,10 @@ public enum FileBasedPersistentPropertyStorageEngineError: Error, CustomStringCo
   /// - Parameter underlyingError: Why.
   case encodeToDiskError(Error)
 
-  /// The stored file could not be read, or decoded as the property's type. The file has been
-  /// kept aside (see ``PersistentPropertyCorruptFileError``, the underlying error in that case).
+  /// The stored file could not be read, or decoded as the property's type. If its content did
+  /// not decode, the file has been kept aside, and the underlying error is a
+  /// ``PersistentPropertyCorruptFileError``; if it could not be read at all, it was left where it
+  /// is, and the underlying error is a ``PersistentPropertyUnreadableValueError``.
   /// - Parameter underlyingError: Why.
   case decodeFromDiskError(Error)
 

@@ -1,7 +1,9 @@
 import Foundation
 
-/// A stored file that could not be read or decoded, and where it was kept: the underlying error
-/// of ``FileBasedPersistentPropertyStorageEngineError/decodeFromDiskError(_:)``.
+/// A stored file whose content could not be decoded, and where it was kept: the underlying error
+/// of ``FileBasedPersistentPropertyStorageEngineError/decodeFromDiskError(_:)`` in that case.
+/// (A file that could not be read at all is left in place:
+/// ``PersistentPropertyUnreadableValueError``.)
 ///
 /// The engine never overwrites such a file: it renames it (in the same folder, adding
 /// `.corrupt-` and a timestamp to its name) before reporting the error, so that the property can
@@ -17,7 +19,8 @@ import Foundation
 /// }
 /// ```
 public struct PersistentPropertyCorruptFileError: Error, CustomStringConvertible {
-  /// Why the file could not be used (a `DecodingError`, or a file system error).
+  /// Why the file could not be used: a `DecodingError`, or a
+  /// ``PersistentPropertyMigrationError`` if the property's migration failed too.
   public let underlyingError: any Error
 
   /// Where the file is now, or `nil` if it could not be moved (it was then left in place, and
@@ -33,6 +36,6 @@ public struct PersistentPropertyCorruptFileError: Error, CustomStringConvertible
   /// A sentence saying what went wrong and where the file is.
   public var description: String {
     let place = keptAt.map { "kept at \($0.path)" } ?? "could not be moved aside"
-    return "unreadable persistent property file (\(underlyingError)); \(place)"
+    return "undecodable persistent property file (\(underlyingError)); \(place)"
   }
 }

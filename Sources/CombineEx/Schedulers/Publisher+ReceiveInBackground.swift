@@ -10,7 +10,7 @@ extension Publisher {
   ///   .receiveInBackground(qos: .utility)
   ///   .map { $0 * 2 }  // runs on a background thread
   ///   .sink { print($0) }
-  /// // Prints (soon, on a background thread): 4
+  /// // Prints: 4 — soon, on a background thread
   /// ```
   ///
   /// The result is `receive(on: DispatchQueue.global(qos: qos))`: a global queue is

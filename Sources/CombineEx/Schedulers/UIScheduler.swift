@@ -73,6 +73,7 @@ public struct UIScheduler: Scheduler, Sendable {
   /// runs work inline, unless earlier work is still waiting for the main queue.
   ///
   /// ```swift
+  /// // Not run by the doc tests: it needs the main queue.
   /// DispatchQueue.main.async {
   ///   print(UIScheduler.shared.onMainThread())  // Prints: true
   /// }

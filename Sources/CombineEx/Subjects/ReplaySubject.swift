@@ -14,7 +14,7 @@ import CombineExCore
 /// subject.send(1)
 /// subject.send(2)
 /// subject.send(3)
-/// let cancellable = subject.sink { print($0) }  // Prints: 2, 3 (the two latest)
+/// let cancellable = subject.sink { print($0) }  // Prints: 2, 3 — the two latest
 /// subject.send(4)  // Prints: 4
 /// ```
 ///
@@ -60,6 +60,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
         + "be zero or more")
     core = SubjectCore(replayingLatest: bufferSize)
     buffer = core.replayBuffer!
+    core.owner = self
   }
 
   deinit {
@@ -77,13 +78,17 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
   /// subscriber with demand. Ignored after a completion.
   @inlinable
   public func send(_ input: Output) {
+    // The value the buffer evicts is released after the lock, as a `CurrentValueSubject`
+    // releases the value it replaces: its deinit may be user code that calls the subject.
+    var evicted: Output?
     core.perform(.value(input)) { _ in
       guard !isComplete else { return false }
       // Committed atomically with taking the delivery token: the buffer and the order of
       // deliveries always agree.
-      buffer.append(input)
+      evicted = buffer.append(input)
       return true
     }
+    _ = evicted
   }
 
   /// Sends the completion to every subscriber (after the values a subscriber is owed). Later

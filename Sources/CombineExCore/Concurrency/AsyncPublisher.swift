@@ -7,7 +7,7 @@ extension Publisher where Failure == Never {
   /// for await value in [1, 2, 3].publisher.values {
   ///   print(value)
   /// }
-  /// // Prints: 1, 2, 3 (one per line)
+  /// // Prints: 1, 2, 3
   /// ```
   ///
   /// See ``AsyncPublisher`` for demand and cancellation.
@@ -39,7 +39,7 @@ extension Publisher where Failure == Never {
 ///   if value == 2 { break }  // Cancels the subscription.
 ///   subject.send(value + 1)
 /// }
-/// // Prints: 0, 1, 2 (one per line)
+/// // Prints: 0, 1, 2
 /// ```
 public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
   /// The type of element produced by this asynchronous sequence: the publisher's output.

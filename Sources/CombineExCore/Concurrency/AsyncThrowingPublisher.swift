@@ -14,7 +14,7 @@ extension Publisher {
   /// } catch {
   ///   print(error)
   /// }
-  /// // Prints: 1, 2, Offline() (one per line)
+  /// // Prints: 1, 2, Offline()
   /// ```
   ///
   /// See ``AsyncThrowingPublisher`` for demand and cancellation.

@@ -4,10 +4,16 @@
 /// moves the head; the consumed prefix is dropped when the queue empties or when it makes up
 /// most of the array, so appends and pops are amortized O(1) and an emptied queue keeps its
 /// capacity (no allocation in steady state).
+///
+/// Every queue of values in the package is this one (`package`, so that CombineEx and the store
+/// use it too): a hand-written copy that read `storage[head]` without clearing the slot kept
+/// every value it ever delivered alive for as long as the queue never drained completely (a
+/// `zip` input that always had one value waiting, a custom publisher's source one value ahead
+/// of its subscriber), which rule 3 forbids.
 @usableFromInline
-struct ValueQueue<Element> {
+package struct ValueQueue<Element> {
   @inlinable
-  init() {}
+  package init() {}
 
   @usableFromInline
   var storage: [Element?] = []
@@ -16,26 +22,30 @@ struct ValueQueue<Element> {
 
   /// The number of queued values.
   @inlinable
-  var count: Int { storage.count - head }
+  package var count: Int { storage.count - head }
 
-  /// Whether the queue holds no value.
+  /// Whether the queue holds no value. (`storage` is emptied whenever the head reaches its end,
+  /// so an empty queue has empty storage: one load, on the hot paths that check it per value.)
   @inlinable
-  var isEmpty: Bool { head == storage.count }
+  package var isEmpty: Bool { storage.isEmpty }
 
   /// Adds a value at the back.
   @inlinable
-  mutating func append(_ element: Element) {
+  package mutating func append(_ element: Element) {
     storage.append(element)
   }
 
-  /// Removes and returns the value at the front, or `nil` if the queue is empty.
+  /// Removes and returns the value at the front, or `nil` if the queue is empty. The queue
+  /// keeps no reference to the value it returns.
   @inlinable
-  mutating func popFirst() -> Element? {
+  package mutating func popFirst() -> Element? {
     guard head < storage.count else { return nil }
     let element = storage[head].take()
     head += 1
     if head == storage.count {
-      storage.removeAll(keepingCapacity: true)
+      // One queued value is the common case (an outbox, a merge); `removeLast` is far cheaper
+      // than `removeAll(keepingCapacity:)` there.
+      if head == 1 { storage.removeLast() } else { storage.removeAll(keepingCapacity: true) }
       head = 0
     } else if head >= 64, head * 2 >= storage.count {
       storage.removeFirst(head)
@@ -46,8 +56,10 @@ struct ValueQueue<Element> {
 
   /// Removes every value.
   @inlinable
-  mutating func removeAll() {
+  package mutating func removeAll() {
     storage.removeAll()
     head = 0
   }
 }
+
+extension ValueQueue: Sendable where Element: Sendable {}

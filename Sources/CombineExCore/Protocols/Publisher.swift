@@ -10,7 +10,7 @@ import Synchronization
 /// let cancellable = [1, 2, 3].publisher
 ///   .map { $0 * 10 }
 ///   .sink { print($0) }
-/// // Prints: 10, 20, 30 (one per line)
+/// // Prints: 10, 20, 30
 /// ```
 ///
 /// Implement ``receive(subscriber:)`` to create a publisher of your own; call
@@ -71,7 +71,7 @@ extension Publisher {
   /// }
   ///
   /// [1, 2, 3].publisher.subscribe(FirstTwo())
-  /// // Prints: 1, 2 (the subscriber asked for two values, so 3 and the completion wait)
+  /// // Prints: 1, 2 — the subscriber asked for two values, so 3 and the completion wait
   /// ```
   ///
   /// While an `_Introspection` object is enabled, the subscription and every event of the

@@ -16,7 +16,7 @@
 ///   func receive(completion: Subscribers.Completion<Never>) { print(completion) }
 /// }
 /// [1, 2, 3].publisher.subscribe(Printer())
-/// // Prints: 1, 2 (the subscriber asked for two values only)
+/// // Prints: 1, 2 — the subscriber asked for two values only
 /// ```
 public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
   /// The kind of values this subscriber receives.

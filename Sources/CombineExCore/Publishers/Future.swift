@@ -15,7 +15,7 @@
 /// }
 /// // Prints: working
 /// let first = future.sink { print($0) }  // Prints: 42
-/// let second = future.sink { print($0) }  // Prints: 42 (the work does not run again)
+/// let second = future.sink { print($0) }  // Prints: 42 — the work does not run again
 /// ```
 ///
 /// To run the work once per subscription instead, wrap the future in ``Deferred``

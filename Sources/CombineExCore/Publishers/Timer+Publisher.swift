@@ -91,10 +91,16 @@ extension Timer {
       subject.receive(subscriber: TimerSubscription(downstream: subscriber))
     }
 
-    /// Starts a timer on the run loop and returns the cancellable that stops it.
+    /// Starts a timer on the run loop and returns the cancellable that stops it. The first tick
+    /// comes one interval later, as in Combine.
     public func connect() -> any Cancellable {
       let subject = UncheckedSubject(subject: subject)
-      let timer = Timer(timeInterval: interval, repeats: true) { _ in
+      // The first fire date is explicit: Linux's Foundation fires a timer made with
+      // `Timer(timeInterval:repeats:block:)` at once, where Apple's waits one interval (and
+      // Combine's first tick comes one interval after `connect()`).
+      let timer = Timer(
+        fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true
+      ) { _ in
         subject.subject.send(Date())
       }
       if let tolerance { timer.tolerance = tolerance }

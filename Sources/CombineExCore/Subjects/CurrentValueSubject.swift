@@ -56,6 +56,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
   public init(_ value: Output) {
     currentValue = value
     core = SubjectCore(replaying: value)
+    core.owner = self
   }
 
   /// Creates a subject whose subscriptions describe themselves as `subscriptionName`
@@ -63,6 +64,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
   init(_ value: Output, subscriptionName: String) {
     currentValue = value
     core = SubjectCore(replaying: value, subscriptionName: subscriptionName)
+    core.owner = self
   }
 
   deinit {

@@ -42,12 +42,14 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
   @inlinable
   public init() {
     core = SubjectCore(replaying: nil)
+    core.owner = self
   }
 
   /// Creates a subject whose subscriptions describe themselves as `subscriptionName`
   /// (`ObservableObjectPublisher`'s, as Combine's do).
   init(subscriptionName: String) {
     core = SubjectCore(replaying: nil, subscriptionName: subscriptionName)
+    core.owner = self
   }
 
   deinit {

@@ -24,7 +24,7 @@ extension Effect {
   ///
   /// ```swift
   /// let cancellable = Effect<Int, Never>.sequence(1, 2, 3).sink { print($0) }
-  /// // Prints: 1, 2, 3 (one per line)
+  /// // Prints: 1, 2, 3
   /// ```
   public static func sequence(_ values: Output...) -> Effect {
     sequence(values)

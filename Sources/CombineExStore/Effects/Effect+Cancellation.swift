@@ -14,7 +14,7 @@ extension Effect {
   /// let cancelling = Effect<Never, Never>.cancel(id: ObjectIdentifier(SearchID.self))
   ///   .sink { _ in }
   /// // Prints: finished
-  /// responses.send("second")  // (cancelled: nothing printed)
+  /// responses.send("second")  // Prints nothing: the effect was cancelled
   /// ```
   ///
   /// A run is in flight from its subscription until it completes or its subscriber cancels.
@@ -36,7 +36,7 @@ extension Effect {
           upstream: work(registry), key: key, cancelInFlight: cancelInFlight, registry: registry
         ).eraseToAnyPublisher()
       },
-      token: token)
+      token: token, boundRegistry: derivedBinding)
   }
 
   /// An effect that, when it runs, cancels every run in flight under `id`, then finishes

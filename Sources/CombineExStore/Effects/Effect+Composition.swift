@@ -11,7 +11,8 @@ extension Effect {
   public func map<T>(_ transform: @escaping (Output) -> T) -> Effect<T, Failure> {
     let work = self.work
     return Effect<T, Failure>(
-      work: { registry in work(registry).map(transform).eraseToAnyPublisher() }, token: token)
+      work: { registry in work(registry).map(transform).eraseToAnyPublisher() }, token: token,
+      boundRegistry: derivedBinding)
   }
 
   /// Runs the effects at the same time and publishes their values as they come; finishes when
@@ -37,7 +38,7 @@ extension Effect {
       return Effect(
         work: { registry in
           Publishers.MergeMany(effects.map { $0.publisher(in: registry) }).eraseToAnyPublisher()
-        }, token: nil)
+        }, token: nil, boundRegistry: bindingOfEffects(effects))
     }
   }
 
@@ -72,7 +73,15 @@ extension Effect {
             Publishers.Concatenate(prefix: prefix, suffix: effect.publisher(in: registry))
               .eraseToAnyPublisher()
           }
-        }, token: nil)
+        }, token: nil, boundRegistry: bindingOfEffects(effects))
     }
   }
+}
+
+/// The binding of an effect made of `effects`: the first one's that has one, or the table of the
+/// store processing an action on this thread.
+private func bindingOfEffects<Output, Failure>(_ effects: [Effect<Output, Failure>])
+  -> CancellationRegistry?
+{
+  effects.lazy.compactMap(\.boundRegistry).first ?? CancellationRegistry.current
 }

@@ -31,7 +31,7 @@ extension Effect {
   ///   DispatchQueue.global().async { promise(.success(42)) }
   /// }
   /// let cancellable = effect.sink { print($0) }
-  /// // Prints (from the queue): 42
+  /// // Prints: 42 — from the global queue
   /// ```
   public static func future(
     _ attemptToFulfill: @escaping (@escaping Future<Output, Failure>.Promise) -> Void
@@ -74,7 +74,7 @@ extension Effect {
   ///   print("slept")
   /// }
   /// .sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
-  /// // Prints (from the task): slept, then finished
+  /// // Prints: slept, finished — from the task
   /// ```
   public static func fireAndForget(
     priority: TaskPriority? = nil, _ work: @escaping @Sendable () async throws -> Void

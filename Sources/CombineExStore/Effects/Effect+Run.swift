@@ -38,7 +38,7 @@ extension Effect {
   ///   return AnyCancellable { print("cleaned up") }
   /// }
   /// let cancellable = effect.sink { print($0) }
-  /// // Prints: authorized
+  /// // Prints: authorized, cleaned up — the effect finished and released its cancellable
   /// ```
   ///
   /// The work runs after the subscriber has received its subscription; values it sends before
@@ -61,7 +61,7 @@ extension Effect where Failure == Never {
   ///   send("loaded")
   /// }
   /// .sink { print($0) }
-  /// // Prints (from the task): loading, then loaded
+  /// // Prints: loading, loaded — from the task
   /// ```
   ///
   /// Cancelling the effect cancels the task. If the work throws, `handler` (when given) runs
@@ -93,7 +93,7 @@ extension Effect where Failure == Never {
   ///
   /// ```swift
   /// let cancellable = Effect<Int, Never>.task { 6 * 7 }.sink { print($0) }
-  /// // Prints (from the task): 42
+  /// // Prints: 42 — from the task
   /// ```
   public static func task(
     priority: TaskPriority? = nil, operation: @escaping @Sendable () async -> Output
@@ -121,7 +121,7 @@ extension Effect where Failure == any Error {
   ///   throw Unreachable()
   /// }
   /// .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-  /// // Prints (from the task): 1, then failure(Unreachable())
+  /// // Prints: 1, failure(Unreachable()) — from the task
   /// ```
   public static func run(
     priority: TaskPriority? = nil,
@@ -147,7 +147,7 @@ extension Effect where Failure == any Error {
   /// ```swift
   /// let cancellable = Effect<Int, any Error>.task { 6 * 7 }
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-  /// // Prints (from the task): 42, then finished
+  /// // Prints: 42, finished — from the task
   /// ```
   public static func task(
     priority: TaskPriority? = nil, operation: @escaping @Sendable () async throws -> Output

@@ -35,7 +35,7 @@ extension Effect {
           .delay(for: dueTime, scheduler: scheduler, options: options)
           .flatMap { work.publisher(in: registry) }
           .eraseToAnyPublisher()
-      }, token: nil
+      }, token: nil, boundRegistry: derivedBinding
     )
     .cancellable(id: id, cancelInFlight: true)
     .withToken(token)
@@ -87,7 +87,7 @@ extension Effect {
         throttled(
           work(registry), key: key, interval: interval, scheduler: scheduler, latest: latest,
           registry: registry)
-      }, token: nil
+      }, token: nil, boundRegistry: derivedBinding
     )
     .cancellable(id: id, cancelInFlight: true).withToken(token)
   }

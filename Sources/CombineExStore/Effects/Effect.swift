@@ -30,12 +30,16 @@ import CombineEx
 ///
 /// Ids live in the table of the store that runs the effect (each `Store`, and so each
 /// `TestStore`, has its own, as in TCA 1.x): two stores running the same feature never cancel
-/// each other's effects. The table is chosen once, when the effect is subscribed, and travels
-/// with it into every effect it is made of (``merge(_:)-(Effect<Output,Failure>...)``,
+/// each other's effects. An effect run by a store's middleware gets the store's table, which
+/// travels with it into every effect it is made of (``merge(_:)-(Effect<Output,Failure>...)``,
 /// ``concatenate(_:)-(Effect<Output,Failure>...)``, ``map(_:)``, the inner work of
 /// ``debounce(id:for:scheduler:options:)`` ...), on whatever thread and at whatever time those
-/// parts start. An effect subscribed while no store is processing an action on the current
-/// thread (a test that calls `sink` itself, for example) uses a process-wide table.
+/// parts start. An effect made while a store processes an action (in a middleware's handler)
+/// keeps that store's table wherever and whenever it is subscribed, even by a plain operator on
+/// another thread (`subscribe(on:)`, a `flatMap` after a `delay`). Any other effect (one made
+/// later, outside any store's processing) uses the table of the store processing an action on
+/// the thread that subscribes it, or else a process-wide table (a test that calls `sink`
+/// itself, for example).
 ///
 /// An ``EffectMiddleware`` also has its own, per-middleware cancellation tokens
 /// (``CombineExCore/Publisher/asEffect(cancellationToken:)``).
@@ -47,27 +51,42 @@ public struct Effect<Output, Failure: Error>: Publisher {
   /// The cancellation token an ``EffectMiddleware`` files this effect under, if any.
   let token: CancellationKey?
 
+  /// The cancellation table of the store that was processing an action on the thread that made
+  /// this effect, if any: subscribed anywhere later (on another thread, by a plain operator), the
+  /// effect still uses it. `nil` for an effect that wraps a plain publisher, which uses no table.
+  let boundRegistry: CancellationRegistry?
+
   /// Wraps a publisher.
   ///
   /// ```swift
   /// let effect = Effect([1, 2, 3].publisher)
-  /// let cancellable = effect.sink { print($0) }  // Prints: 1, 2, 3 (one per line)
+  /// let cancellable = effect.sink { print($0) }  // Prints: 1, 2, 3
   /// ```
   public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
     if let effect = publisher as? Effect {
       self = effect
     } else {
       let erased = publisher.eraseToAnyPublisher()
-      self.init(work: { _ in erased }, token: nil)
+      self.init(work: { _ in erased }, token: nil, boundRegistry: nil)
     }
   }
 
+  /// An effect doing `work`, bound to the table of the store processing an action on this
+  /// thread, if any (an effect derived from others passes theirs: see ``derivedBinding``).
   init(
     work: @escaping (CancellationRegistry) -> AnyPublisher<Output, Failure>,
-    token: CancellationKey?
+    token: CancellationKey?,
+    boundRegistry: CancellationRegistry? = CancellationRegistry.current
   ) {
     self.work = work
     self.token = token
+    self.boundRegistry = boundRegistry
+  }
+
+  /// The binding of an effect made from this one: this one's, or the table of the store
+  /// processing an action on this thread.
+  var derivedBinding: CancellationRegistry? {
+    boundRegistry ?? CancellationRegistry.current
   }
 
   /// An effect that does nothing and finishes at once.
@@ -87,11 +106,12 @@ public struct Effect<Output, Failure: Error>: Publisher {
     token?.value
   }
 
-  /// Runs the work for `subscriber`, with the cancellation ids in the table of the store
-  /// processing an action on this thread, if any, and otherwise in the process-wide table.
+  /// Runs the work for `subscriber`, with the cancellation ids in the table of the store that
+  /// was processing an action where the effect was made, if any; otherwise in the table of the
+  /// store processing an action on this thread, if any; otherwise in the process-wide table.
   public func receive<S: CombineExCore.Subscriber>(subscriber: S)
   where S.Input == Output, S.Failure == Failure {
-    work(CancellationRegistry.current ?? .shared).receive(subscriber: subscriber)
+    work(boundRegistry ?? CancellationRegistry.current ?? .shared).receive(subscriber: subscriber)
   }
 
   /// The work, with its cancellation ids in `registry`.
@@ -101,6 +121,6 @@ public struct Effect<Output, Failure: Error>: Publisher {
 
   /// The same work under another token.
   func withToken(_ token: CancellationKey?) -> Effect {
-    Effect(work: work, token: token)
+    Effect(work: work, token: token, boundRegistry: boundRegistry)
   }
 }

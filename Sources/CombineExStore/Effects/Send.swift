@@ -12,7 +12,7 @@
 ///   send(2)
 /// }
 /// .sink { print($0) }
-/// // Prints (from the task): 1, then 2
+/// // Prints: 1, 2 — from the task
 /// ```
 public struct Send<Output>: Sendable {
   private let deliver: @Sendable (Output) -> Void

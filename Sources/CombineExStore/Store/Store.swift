@@ -128,7 +128,7 @@ public final class Store<State> {
   ///
   /// let store = Store(reducer: { (_: inout Int, _: any StoreAction) in }, state: 7)
   /// let cancellable = store.statePublisher.sink { print($0) }  // Prints: 7
-  /// store.dispatch(Noop())  // Prints: 7 (every action that reaches the reducer)
+  /// store.dispatch(Noop())  // Prints: 7 — every action that reaches the reducer
   /// ```
   public var statePublisher: AnyPublisher<State, Never> {
     core.subject.eraseToAnyPublisher()

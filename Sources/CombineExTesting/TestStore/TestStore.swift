@@ -145,6 +145,7 @@ public final class TestStore<State: Equatable> {
   /// Sends an action to the store and checks the state right after it.
   ///
   /// ```swift
+  /// // Setup: counter-store — the `store` of TestStore's example
   /// store.send(CounterAction.increment) { $0.count = 1 }
   /// ```
   ///
@@ -195,6 +196,7 @@ public final class TestStore<State: Equatable> {
   /// it.
   ///
   /// ```swift
+  /// // Setup: counter-store — the `store` of TestStore's example
   /// store.receive(CounterAction.factLoaded("1 is a number")) { $0.fact = "1 is a number" }
   /// ```
   ///
@@ -219,6 +221,7 @@ public final class TestStore<State: Equatable> {
   /// it.
   ///
   /// ```swift
+  /// // Setup: search-store — a TestStore of a search feature
   /// store.receive(SearchResponse.self) { $0.results = ["swift"] }
   /// ```
   public func receive<Action: StoreAction>(
@@ -237,6 +240,7 @@ public final class TestStore<State: Equatable> {
   /// checks the state right after it.
   ///
   /// ```swift
+  /// // Setup: search-store — a TestStore of a search feature
   /// store.receive(SearchAction.self, where: { $0.isResponse }) { $0.results = ["swift"] }
   /// ```
   public func receive<Action: StoreAction>(
@@ -257,6 +261,7 @@ public final class TestStore<State: Equatable> {
   /// ``receive(_:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_)``.
   ///
   /// ```swift
+  /// // Setup: counter-store — the `store` of TestStore's example
   /// await store.receive(CounterAction.factLoaded("1 is a number"), timeout: .seconds(1)) {
   ///   $0.fact = "1 is a number"
   /// }
@@ -298,6 +303,7 @@ public final class TestStore<State: Equatable> {
   /// ``receive(_:where:assert:fileID:filePath:line:column:)``.
   ///
   /// ```swift
+  /// // Setup: search-store — a TestStore of a search feature
   /// await store.receive(SearchAction.self, where: { $0.isResponse }, timeout: .seconds(30))
   /// ```
   nonisolated(nonsending) public func receive<Action: StoreAction>(

@@ -123,6 +123,7 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// ``TestStore/send(_:assert:fileID:filePath:line:column:)`` does.
   ///
   /// ```swift
+  /// // Setup: typed-search-store — the `store` of TypedTestStore's example
   /// store.send(.queryChanged("swift")) { $0.query = "swift" }
   /// ```
   public func send(
@@ -140,6 +141,7 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// ``send(_:assert:fileID:filePath:line:column:)``.
   ///
   /// ```swift
+  /// // Setup: typed-search-store — the `store` of TypedTestStore's example
   /// await store.send(.queryChanged("swift")) { $0.query = "swift" }
   /// ```
   ///
@@ -164,6 +166,7 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// does. The action must have been received already.
   ///
   /// ```swift
+  /// // Setup: typed-search-store — the `store` of TypedTestStore's example
   /// store.receive(.response(["SWIFT"])) { $0.results = ["SWIFT"] }
   /// ```
   public func receive(
@@ -181,6 +184,7 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// received, then asserts it like `receive(_:assert:fileID:filePath:line:column:)`.
   ///
   /// ```swift
+  /// // Setup: typed-search-store — the `store` of TypedTestStore's example
   /// await store.receive(.response(["SWIFT"])) { $0.results = ["SWIFT"] }
   /// ```
   ///
@@ -201,6 +205,7 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// checks the state right after it.
   ///
   /// ```swift
+  /// // Setup: typed-search-store — the `store` of TypedTestStore's example
   /// store.receive(AnalyticsEvent.self)
   /// ```
   public func receive<Received: StoreAction>(
@@ -231,6 +236,7 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// checks the state right after it.
   ///
   /// ```swift
+  /// // Setup: typed-search-store — the `store` of TypedTestStore's example
   /// store.receive(SearchAction.self, where: { $0.isResponse }) { $0.results = ["SWIFT"] }
   /// ```
   public func receive<Received: StoreAction>(
@@ -283,6 +289,7 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// the end of the test like ``finish(fileID:filePath:line:column:)``.
   ///
   /// ```swift
+  /// // Setup: typed-search-store — the `store` of TypedTestStore's example
   /// await store.finish()
   /// ```
   nonisolated(nonsending) public func finish(

@@ -41,6 +41,40 @@ struct TimerPublisherTests {
     #expect(dates == dates.sorted())
   }
 
+  @Test("the first tick comes one interval after connect(), not at once")
+  func firstTickAfterOneInterval() async throws {
+    let thread = RunLoopThread()
+    defer { thread.stop() }
+    let interval = 0.2
+    let clock = SuspendingClock()  // monotonic; the timer's run loop waits on the same clock
+    let publisher = Timer.publish(every: interval, on: thread.runLoop, in: .default)
+    let recorder = publisher.map { _ in clock.now }.record()
+    let start = clock.now
+    let connection = publisher.connect()
+    // A loaded machine can only make the tick later; 30 s bounds the wait.
+    let ticks = await recorder.values(count: 1, timeout: .seconds(30))
+    connection.cancel()
+    let first = try #require(ticks.first)
+    #expect(start.duration(to: first) >= .seconds(interval))
+  }
+
+  @Test("autoconnect()'s first tick comes one interval after the subscription")
+  func autoconnectFirstTickAfterOneInterval() async throws {
+    let thread = RunLoopThread()
+    defer { thread.stop() }
+    let interval = 0.2
+    let clock = SuspendingClock()
+    let start = clock.now
+    let recorder = Timer.publish(every: interval, on: thread.runLoop, in: .default)
+      .autoconnect()
+      .map { _ in clock.now }
+      .record()
+    let ticks = await recorder.values(count: 1, timeout: .seconds(30))
+    recorder.cancel()
+    let first = try #require(ticks.first)
+    #expect(start.duration(to: first) >= .seconds(interval))
+  }
+
   @Test("nothing is emitted before connect(), and the timer stops when cancelled")
   func connectAndCancel() async {
     let thread = RunLoopThread()

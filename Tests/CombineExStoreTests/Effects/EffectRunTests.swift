@@ -48,6 +48,29 @@ struct EffectRunTests {
     #expect(recorder.receivedCompletion == .finished)
   }
 
+  @Test("a value handed to the subscriber is released while later values wait for demand")
+  func runReleasesDeliveredValues() {
+    let counter = InstanceCounter()
+    let handle = LockedBox<Effect<Counted, Never>.Subscriber?>(nil)
+    let subscriber = CountingSubscriber<Counted, Never>(initialDemand: .none)
+    Effect<Counted, Never>.run { send in
+      handle.withLock { $0 = send }
+      return AnyCancellable {}
+    }.subscribe(subscriber)
+    let send = handle.withLock { $0 }!
+    // The work stays one value ahead of a subscriber that asks for one at a time, so the
+    // buffer never drains.
+    send.send(counter.make(0))
+    for index in 0..<10_000 {
+      send.send(counter.make(index + 1))
+      subscriber.request(.max(1))
+    }
+    #expect(subscriber.count == 10_000)
+    #expect(counter.alive == 1, "only the value waiting for demand is alive")
+    subscriber.cancel()
+    #expect(counter.alive == 0)
+  }
+
   @Test("a completion with nothing buffered needs no demand")
   func runCompletionWithoutDemand() {
     let recorder = Effect<Int, Never>.run { subscriber in

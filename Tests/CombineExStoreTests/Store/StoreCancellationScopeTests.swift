@@ -227,6 +227,103 @@ struct StoreCancellationScopeTests {
     #expect(first.state.watched == [1])
   }
 
+  @Test("Effect.cancel(id:) subscribed on another queue (subscribe(on:)) cancels in its store")
+  func cancelSubscribedOnAnotherQueueKeepsItsStore() async {
+    let values = WatchedValues()
+    let queue = DispatchQueue(label: "StoreCancellationScopeTests.subscribeOn")
+    let cancelRan = DispatchSemaphore(value: 0)
+    // The cancel is made in the handler, while the store processes the action, and subscribed
+    // later on the queue's thread, where no store is processing anything.
+    let stopping: @Sendable () -> Effect<ScopedSearch, Never> = {
+      Effect<ScopedSearch, Never>.cancel(id: ScopedSearchID.watch)
+        .subscribe(on: queue)
+        .handleEvents(receiveCompletion: { _ in cancelRan.signal() })
+        .eraseToEffect()
+    }
+    let first = makeWatchingStore(values: values, stopping: stopping)
+    let second = makeWatchingStore(values: values, stopping: stopping)
+    first.dispatch(ScopedSearch.watch)
+    second.dispatch(ScopedSearch.watch)
+    first.dispatch(ScopedSearch.stopWatching)
+    #expect(await waitFor(cancelRan, upTo: .seconds(30)), "the cancel never ran on the queue")
+    values.subject.send(1)
+    #expect(first.state.watched == [])  // cancelled by its own store's id
+    #expect(second.state.watched == [1])  // another store: untouched
+  }
+
+  @Test(
+    "Effect.cancel(id:) delivered later on another thread through delay and flatMap cancels in its store"
+  )
+  func cancelAfterDelayAndFlatMapKeepsItsStore() async {
+    let values = WatchedValues()
+    let scheduler = DispatchQueue.test
+    // The cancel is made in the handler; the plain operators subscribe it when the delay ends,
+    // on the thread that advances the scheduler, outside any store's processing.
+    let stopping: @Sendable () -> Effect<ScopedSearch, Never> = {
+      let cancel = Effect<ScopedSearch, Never>.cancel(id: ScopedSearchID.watch)
+      return Just(())
+        .delay(for: .seconds(1), scheduler: scheduler)
+        .flatMap { _ in cancel }
+        .eraseToEffect()
+    }
+    let first = makeWatchingStore(values: values, stopping: stopping)
+    let second = makeWatchingStore(values: values, stopping: stopping)
+    first.dispatch(ScopedSearch.watch)
+    second.dispatch(ScopedSearch.watch)
+    first.dispatch(ScopedSearch.stopWatching)
+    await onOtherThread { scheduler.advance(by: .seconds(1)) }
+    values.subject.send(1)
+    #expect(first.state.watched == [])
+    #expect(second.state.watched == [1])
+  }
+
+  @Test("an effect made in a handler and subscribed on another queue files its id in its store")
+  func cancellableSubscribedOnAnotherQueueKeepsItsStore() async {
+    let values = WatchedValues()
+    let queue = DispatchQueue(label: "StoreCancellationScopeTests.cancellableOn")
+    let subscribed = DispatchSemaphore(value: 0)
+    let watching: @Sendable () -> Effect<ScopedSearch, Never> = {
+      Effect(values.subject.map(ScopedSearch.watched))
+        .cancellable(id: ScopedSearchID.watch)
+        .handleEvents(receiveSubscription: { _ in subscribed.signal() })
+        .subscribe(on: queue)
+        .eraseToEffect()
+    }
+    let store = makeScopedSearchStore(scheduler: DispatchQueue.test, watching: watching)
+    store.dispatch(ScopedSearch.watch)
+    #expect(await waitFor(subscribed, upTo: .seconds(30)), "the effect was never subscribed")
+    values.subject.send(1)
+    store.dispatch(ScopedSearch.stopWatching)  // the store's table: the run must be in it
+    values.subject.send(2)
+    #expect(store.state.watched == [1])
+  }
+
+  @Test(
+    "an effect made in one store's processing, run by another store's middleware, uses the running store's table"
+  )
+  func middlewareTableWinsOverBinding() {
+    let values = WatchedValues()
+    let madeInFirst = LockedBox<Effect<ScopedSearch, Never>?>(nil)
+    let making = EffectMiddleware<ScopedSearch, ScopedSearch, ScopedSearchState, Void>
+      .onAction { action, _, _ in
+        if action == .cancel {
+          madeInFirst.withLock { $0 = .cancel(id: ScopedSearchID.watch) }
+        }
+        return .doNothing
+      }
+    let first = Store(
+      reducer: scopedSearchReducer, state: ScopedSearchState(),
+      middlewares: [making.asMiddleware()])
+    first.dispatch(ScopedSearch.cancel)
+    let second = makeWatchingStore(values: values) {
+      madeInFirst.withLock { $0 } ?? .none
+    }
+    second.dispatch(ScopedSearch.watch)
+    second.dispatch(ScopedSearch.stopWatching)  // runs the effect made in the first store
+    values.subject.send(1)
+    #expect(second.state.watched == [])
+  }
+
   @Test("an effect run outside any store uses the process-wide table, apart from every store")
   func outsideAnyStore() {
     let id = UUID()  // this test's own id in the process-wide table
@@ -322,4 +419,37 @@ struct StoreCancellationScopeTests {
     let found = failures.withLock { $0 }
     #expect(found.isEmpty, "\(found.count) runs went wrong, the first: \(found.first ?? "")")
   }
+}
+
+/// A store whose `watch` runs `values` cancellable by ``ScopedSearchID/watch``, and whose
+/// `stopWatching` runs the effect `stopping` makes.
+private func makeWatchingStore(
+  values: WatchedValues, stopping: @escaping @Sendable () -> Effect<ScopedSearch, Never>
+) -> Store<ScopedSearchState> {
+  let effects = EffectMiddleware<ScopedSearch, ScopedSearch, ScopedSearchState, Void>
+    .onAction { action, _, _ in
+      switch action {
+      case .watch:
+        return Effect(values.subject.map(ScopedSearch.watched))
+          .cancellable(id: ScopedSearchID.watch)
+      case .stopWatching:
+        return stopping()
+      default:
+        return .doNothing
+      }
+    }
+  return Store(
+    reducer: scopedSearchReducer, state: ScopedSearchState(),
+    middlewares: [effects.asMiddleware()])
+}
+
+/// Waits for `semaphore` on a thread of its own, at most `timeout`; `false` if it timed out.
+private func waitFor(_ semaphore: DispatchSemaphore, upTo timeout: Duration) async -> Bool {
+  let signalled = LockedBox(false)
+  let seconds = Double(timeout.components.seconds)
+  await onOtherThread {
+    let result = semaphore.wait(timeout: .now() + seconds)
+    signalled.withLock { $0 = result == .success }
+  }
+  return signalled.withLock { $0 }
 }

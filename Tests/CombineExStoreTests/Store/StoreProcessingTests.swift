@@ -51,6 +51,34 @@ struct StoreProcessingTests {
     #expect(store.state.names == ["a", "b", "c", "d"])
   }
 
+  @Test("a processed follow-up is released at once, while later follow-ups still run")
+  func processedFollowUpsAreReleased() {
+    /// An action that carries a counted payload, the `step`-th of a chain.
+    struct Carrying: StoreAction {
+      let payload: Counted
+      let step: Int
+    }
+    let counter = InstanceCounter()
+    let mostAlive = LockedBox(0)
+    // Each action of the chain dispatches the next from the middleware: 1,000 follow-ups
+    // processed in one turn.
+    let chain: Middleware<Log> = { dispatch, _, next in
+      { action in
+        next(action)
+        guard let carrying = action as? Carrying else { return }
+        mostAlive.withLock { $0 = max($0, counter.alive) }
+        if carrying.step < 1_000 {
+          dispatch(Carrying(payload: counter.make(carrying.step + 1), step: carrying.step + 1))
+        }
+      }
+    }
+    let store = makeLogStore([chain])
+    store.dispatch(Carrying(payload: counter.make(0), step: 0))
+    #expect(store.state.names.count == 1_001)
+    #expect(mostAlive.withLock { $0 } <= 2, "the first action and the one being processed")
+    #expect(counter.alive == 0)
+  }
+
   @Test("follow-ups are processed in the order they were dispatched, breadth first")
   func followUpsFirstInFirstOut() {
     let store = makeLogStore([

@@ -329,6 +329,49 @@ struct AggregationTests {
 
   // MARK: Stress
 
+  // MARK: Releasing zipped values (rule 3)
+
+  @Test("zip(array:) releases each zipped value while later values of its input still wait")
+  func zipArrayReleasesZippedValues() {
+    let counter = InstanceCounter()
+    let ahead = PassthroughSubject<Counted, Never>()
+    let behind = PassthroughSubject<Counted, Never>()
+    let zipped = AnyPublisher<Counted, Never>.zip(array: [
+      ahead.eraseToAnyPublisher(), behind.eraseToAnyPublisher(),
+    ])
+    let subscriber = CountingSubscriber<[Counted], Never>(initialDemand: .unlimited)
+    zipped.subscribe(subscriber)
+    // `ahead` always has one value waiting when a tuple goes out, so its queue never drains.
+    ahead.send(counter.make(0))
+    for index in 0..<10_000 {
+      ahead.send(counter.make(index + 1))
+      behind.send(counter.make(index))
+    }
+    #expect(subscriber.count == 10_000)
+    #expect(counter.alive == 1, "only the value waiting for a partner is alive")
+    subscriber.cancel()
+    #expect(counter.alive == 0)
+  }
+
+  @Test("zip with 4 others releases each zipped value while later values of an input wait")
+  func instanceZipReleasesZippedValues() {
+    let counter = InstanceCounter()
+    let subjects = (0..<5).map { _ in PassthroughSubject<Counted, Never>() }
+    let subscriber = CountingSubscriber<(Counted, Counted, Counted, Counted, Counted), Never>(
+      initialDemand: .unlimited)
+    subjects[0].zip(subjects[1], subjects[2], subjects[3], subjects[4]).subscribe(subscriber)
+    // The first input stays one value ahead, so its queue never drains.
+    subjects[0].send(counter.make(0))
+    for index in 0..<2_000 {
+      subjects[0].send(counter.make(index + 1))
+      for subject in subjects.dropFirst() { subject.send(counter.make(index)) }
+    }
+    #expect(subscriber.count == 2_000)
+    #expect(counter.alive == 1, "only the value waiting for partners is alive")
+    subscriber.cancel()
+    #expect(counter.alive == 0)
+  }
+
   @Test("stress: combineLatest of 8 publishers, each sending from its own thread")
   func stressCombineLatest() async {
     let subjects = (0..<8).map { _ in PassthroughSubject<Int, Never>() }

@@ -96,6 +96,9 @@ struct BindTargetTests {
       label.bind(receiveOn: ImmediateScheduler.shared, \.text) <~ other
       other.send("b")
     }
+    // As in Combine: the binding's subscription keeps the subject; its completion ends both.
+    #expect(weakSource != nil)
+    weakSource?.send(completion: .finished)
     #expect(weakSource == nil)
     #expect(label.text == "b")
   }

@@ -89,7 +89,7 @@ struct MutablePropertyBindingTests {
     #expect(weakTarget == nil)
   }
 
-  @Test("the property does not keep the source alive")
+  @Test("a subject source lives while bound, as any subject's subscription keeps it, and no longer")
   func sourceNotRetained() {
     let target = MutableProperty(0)
     weak var weakSource: PassthroughSubject<Int, Never>?
@@ -99,8 +99,12 @@ struct MutablePropertyBindingTests {
       target <~ source
       source.send(3)
     }
+    // As in Combine: the binding's subscription keeps the subject; its completion ends both.
+    #expect(weakSource != nil)
+    weakSource?.send(4)
+    weakSource?.send(completion: .finished)
     #expect(weakSource == nil)
-    #expect(target.value == 3)
+    #expect(target.value == 4)
   }
 
   @Test("once the property is gone, the source's next value cancels the binding")

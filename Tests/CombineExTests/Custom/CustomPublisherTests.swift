@@ -228,6 +228,32 @@ struct CustomPublisherTests {
     #expect(isCold(Publishers.Custom<Int, Never> { _ in }))
   }
 
+  @Test(
+    "a value handed to the subscriber is released while later values wait for demand",
+    arguments: ["Publishers.Custom", "DeferredCustom"])
+  func deliveredValuesAreReleased(_ kind: String) {
+    let counter = InstanceCounter()
+    let box = HandlerBox<Counted, Never>()
+    let subscriber = CountingSubscriber<Counted, Never>(initialDemand: .none)
+    if kind == "DeferredCustom" {
+      DeferredCustom<Counted, Never> { [box] in box.store($0) }.subscribe(subscriber)
+    } else {
+      box.publisher.subscribe(subscriber)
+    }
+    let handler = box.last
+    // The source stays one value ahead of a subscriber that asks for one at a time, so the
+    // waiting values never drain.
+    handler.sendValue(counter.make(0))
+    for index in 0..<10_000 {
+      handler.sendValue(counter.make(index + 1))
+      subscriber.request(.max(1))
+    }
+    #expect(subscriber.count == 10_000)
+    #expect(counter.alive == 1, "only the value waiting for demand is alive")
+    subscriber.cancel()
+    #expect(counter.alive == 0)
+  }
+
   @Test("stress: 8 threads send while the subscriber asks for one value at a time")
   func stressConcurrentSends() async {
     let box = HandlerBox<Int, Never>()

@@ -117,6 +117,22 @@ struct MutablePropertyTests {
     #expect(weakProperty == nil)
   }
 
+  @Test("a live subscription does not keep the property (only its subscribers' machinery)")
+  func subscriptionDoesNotKeepProperty() {
+    weak var weakProperty: MutableProperty<Int>?
+    let recorder: TestSubscriber<Int, Never>
+    do {
+      let property = MutableProperty(0)
+      weakProperty = property
+      recorder = property.record()
+    }
+    // As in the original CombineEx, unlike a subject: the subscription keeps the inner
+    // machinery, not the property.
+    #expect(weakProperty == nil)
+    #expect(recorder.values == [0])
+    recorder.cancel()
+  }
+
   @Test("stress: 1,000 concurrent modify { $0 += 1 } give 1,000")
   func stressConcurrentModify() async {
     let property = MutableProperty(0)

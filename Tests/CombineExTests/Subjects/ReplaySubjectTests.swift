@@ -99,6 +99,39 @@ struct ReplaySubjectTests {
     #expect(recorder.receivedCompletion == .finished)
   }
 
+  @Test("a value evicted from the buffer is released at once", arguments: [1, 3])
+  func evictedValuesAreReleased(_ bufferSize: Int) {
+    let counter = InstanceCounter()
+    let subject = ReplaySubject<Counted, Never>(bufferSize: bufferSize)
+    let subscriber = CountingSubscriber<Counted, Never>(initialDemand: .unlimited)
+    subject.subscribe(subscriber)
+    var alive: [Int] = []
+    for index in 0..<60 {
+      subject.send(counter.make(index))
+      alive.append(counter.alive)
+    }
+    #expect(subscriber.count == 60)
+    #expect(alive == (1...60).map { min($0, bufferSize) }, "only the kept values are alive")
+  }
+
+  @Test("a subscriber behind receives the latest values in order after the buffer wrapped")
+  func behindAfterWrapping() {
+    let counter = InstanceCounter()
+    let subject = ReplaySubject<Counted, Never>(bufferSize: 3)
+    let behind = subject.record(initialDemand: .max(1))
+    for index in 0..<10 {
+      subject.send(counter.make(index))
+    }
+    // Delivered (0) and kept (7, 8, 9): the values dropped for the subscriber are released.
+    #expect(counter.alive == 4)
+    behind.request(.max(2))
+    let late = subject.record(initialDemand: .unlimited)
+    subject.send(counter.make(10))
+    behind.request(.unlimited)
+    #expect(behind.values.map(\.value) == [0, 7, 8, 9, 10])
+    #expect(late.values.map(\.value) == [7, 8, 9, 10])
+  }
+
   @Test("nothing is delivered after cancel, and the subscriber is released")
   func cancel() {
     let subject = ReplaySubject<Int, Never>(bufferSize: 2)
@@ -218,6 +251,59 @@ struct ReplaySubjectTests {
     mapped.cancel()
     #expect(weakOwner == nil)
     subject.send(3)
+  }
+
+  // MARK: Lifetime
+
+  @Test("a live subscription keeps the subject; a completion sent through a weak reference arrives")
+  func subscriptionKeepsSubject() {
+    weak var weakSubject: ReplaySubject<Int, ReplayFailure>?
+    let recorder: TestSubscriber<Int, ReplayFailure>
+    do {
+      let subject = ReplaySubject<Int, ReplayFailure>(bufferSize: 1)
+      weakSubject = subject
+      recorder = subject.record()
+    }
+    #expect(weakSubject != nil)
+    weakSubject?.send(1)
+    weakSubject?.send(completion: .failure(ReplayFailure()))
+    #expect(recorder.values == [1])
+    #expect(recorder.receivedCompletion == .failure(ReplayFailure()))
+    #expect(weakSubject == nil)
+  }
+
+  @Test("cancel releases the subject")
+  func cancelReleasesSubject() {
+    weak var weakSubject: ReplaySubject<Int, Never>?
+    let cancellable: AnyCancellable
+    do {
+      let subject = ReplaySubject<Int, Never>(bufferSize: 2)
+      weakSubject = subject
+      subject.send(1)
+      cancellable = subject.sink { _ in }
+    }
+    #expect(weakSubject != nil)
+    cancellable.cancel()
+    #expect(weakSubject == nil)
+  }
+
+  @Test("a subscriber behind at the completion keeps the subject until it has caught up")
+  func behindSubscriberKeepsSubjectUntilCaughtUp() {
+    weak var weakSubject: ReplaySubject<Int, Never>?
+    let recorder: TestSubscriber<Int, Never>
+    do {
+      let subject = ReplaySubject<Int, Never>(bufferSize: 2)
+      weakSubject = subject
+      recorder = subject.record(initialDemand: .none)
+      subject.send(1)
+      subject.send(2)
+      subject.send(completion: .finished)
+    }
+    #expect(weakSubject != nil)
+    recorder.request(.max(2))
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.receivedCompletion == .finished)
+    #expect(weakSubject == nil)
   }
 }
 

@@ -44,6 +44,15 @@ struct CaseTraits: OptionSet, Sendable {
   /// `drop(untilOutputFrom:)` does for a value it would drop: a careless upstream sends no value
   /// to a subscriber that ended (it still sends the completion and the second subscription).
   static let unrequestedValueIsMisuse = CaseTraits(rawValue: 1 << 8)
+  /// Keeps values it has not delivered yet (a queue, a buffer, a replay buffer, the latest
+  /// value of each input): its sources send ``TrackedValue``s and its output carries them, and
+  /// the stored-values check applies (rule 3: a value delivered, dropped or evicted is no
+  /// longer retained while the subscription lives). The case's `keepsLatest` says how many of
+  /// each source's most recent values it keeps by contract.
+  static let storesValues = CaseTraits(rawValue: 1 << 9)
+  /// A property: it keeps its current value, the latest output its subscriber received, so
+  /// the stored-values check does not count the values in that output as retained.
+  static let keepsLatestOutput = CaseTraits(rawValue: 1 << 10)
 }
 
 /// Where a case's publisher gets its upstreams: it creates scripted sources (which the
@@ -59,6 +68,8 @@ final class ConformanceEnvironment {
   var sources: [any DrivableSource] { sourcesLock.withLock { storedSources } }
   private(set) var canaries: [WeakReference] = []
   private var retained: [AnyObject] = []
+  /// Makes and watches the values of ``trackedInts()`` and the other tracked sources.
+  let tracker = ValueTracker()
 
   init(scenario: Scenario) {
     self.scenario = scenario
@@ -191,22 +202,33 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
   /// The public type it produces, as the registry knows it (`Publishers.Map`).
   let typeName: String
   let traits: CaseTraits
+  /// With ``CaseTraits/storesValues``: how many of each source's most recent values the
+  /// publisher keeps by contract (a `ReplaySubject`'s buffer size, 1 for a current value or a
+  /// `combineLatest` input's latest value), delivered or not.
+  let keepsLatest: Int
   /// Runs one scenario.
   let run: @Sendable (Scenario) -> RunOutcome
   /// Runs one concurrent round (see ``Harness/stress(seed:traits:build:)``).
   let stress: @Sendable (UInt64) async -> StressReport
+  /// Runs the stored-values check (see
+  /// ``Harness/storedValuesReleased(traits:keepsLatest:build:)``).
+  let storedValuesReleased: @Sendable () -> [String]
 
   var testDescription: String { "\(name) (\(typeName))" }
 
   init<P: Publisher & SendableMetatype>(
-    _ name: String, _ typeName: String, traits: CaseTraits = [],
+    _ name: String, _ typeName: String, traits: CaseTraits = [], keepsLatest: Int = 0,
     build: @escaping @Sendable (ConformanceEnvironment) -> P
   ) {
     self.name = name
     self.typeName = typeName
     self.traits = traits
+    self.keepsLatest = keepsLatest
     run = { scenario in Harness.run(scenario, traits: traits, build: build) }
     stress = { seed in await Harness.stress(seed: seed, traits: traits, build: build) }
+    storedValuesReleased = {
+      Harness.storedValuesReleased(traits: traits, keepsLatest: keepsLatest, build: build)
+    }
   }
 }
 

@@ -77,11 +77,10 @@ struct AggregateLatestValues: AggregateValues {
 struct AggregateZipQueues: AggregateValues {
   @usableFromInline
   let inputCount: Int
-  /// Each input's waiting values, oldest first from `heads[index]` on.
+  /// Each input's waiting values, oldest first. A zipped value leaves its queue (and is
+  /// released) as it goes out, even while later values of its input wait.
   @usableFromInline
-  var queues: [[Any]]
-  @usableFromInline
-  var heads: [Int]
+  var queues: [ValueQueue<Any>]
   /// How many inputs have no value waiting.
   @usableFromInline
   var empty: Int
@@ -95,14 +94,13 @@ struct AggregateZipQueues: AggregateValues {
   @inlinable
   init(inputCount: Int) {
     self.inputCount = inputCount
-    queues = Array(repeating: [], count: inputCount)
-    heads = Array(repeating: 0, count: inputCount)
+    queues = Array(repeating: ValueQueue(), count: inputCount)
     empty = inputCount
   }
 
   @inlinable
   mutating func store(_ value: Any, at index: Int) {
-    if heads[index] == queues[index].count { empty -= 1 }
+    if queues[index].isEmpty { empty -= 1 }
     queues[index].append(value)
   }
 
@@ -112,13 +110,9 @@ struct AggregateZipQueues: AggregateValues {
     var output: [Any] = []
     output.reserveCapacity(inputCount)
     for index in 0..<inputCount {
-      output.append(queues[index][heads[index]])
-      heads[index] += 1
-      if heads[index] == queues[index].count {
-        queues[index].removeAll(keepingCapacity: true)
-        heads[index] = 0
-        empty += 1
-      }
+      // `empty == 0`: every queue has a value.
+      output.append(queues[index].popFirst()!)
+      if queues[index].isEmpty { empty += 1 }
     }
     return output
   }
@@ -126,7 +120,7 @@ struct AggregateZipQueues: AggregateValues {
   /// Over once a finished input has no value left to zip.
   @inlinable
   func isExhausted(finished: [Bool]) -> Bool {
-    for index in finished.indices where finished[index] && heads[index] == queues[index].count {
+    for index in finished.indices where finished[index] && queues[index].isEmpty {
       return true
     }
     return false

@@ -80,11 +80,22 @@ enum AtomicFile {
   /// Renames the file at `url` aside (in the same folder, adding `.corrupt-` and a timestamp),
   /// and returns its new location; `nil` if it could not be moved.
   static func keepAside(_ url: URL) -> URL? {
+    (try? moveAside(url, label: "corrupt")) ?? nil
+  }
+
+  /// Renames the entry at `url` (a file, or whatever is in its place) aside, in the same folder,
+  /// adding `.<label>-` and a timestamp to its name, and returns its new location; `nil` if
+  /// there is no such entry.
+  static func moveAside(_ url: URL, label: String) throws -> URL? {
     let stamp = Int(Date().timeIntervalSince1970)
     let number = temporaryCounter.add(1, ordering: .relaxed).newValue
     let aside = url.deletingLastPathComponent().appendingPathComponent(
-      "\(url.lastPathComponent).corrupt-\(stamp)-\(getpid())-\(number)")
-    return rename(url.path, aside.path) == 0 ? aside : nil
+      "\(url.lastPathComponent).\(label)-\(stamp)-\(getpid())-\(number)")
+    guard rename(url.path, aside.path) == 0 else {
+      if errno == ENOENT { return nil }
+      throw posixError("setting \(url.lastPathComponent) aside")
+    }
+    return aside
   }
 
   /// Removes the temporary files in `folder` left by writes that a crash or a kill interrupted:

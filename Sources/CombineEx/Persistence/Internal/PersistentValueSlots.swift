@@ -1,4 +1,5 @@
 import CombineExCore
+import Foundation
 
 /// The process-wide table of live ``PersistentValueSlot``s, so that two persistent properties
 /// on the same stored value share one slot and see each other's writes at once.
@@ -28,10 +29,12 @@ enum PersistentValueSlots {
 
   /// The live slot for `key` in `engine`, or a new one.
   static func slot<Output: Codable>(
-    engine: any PersistentPropertyStorageEngine, key: PersistentPropertyKey, defaultValue: Output
+    engine: any PersistentPropertyStorageEngine, key: PersistentPropertyKey, defaultValue: Output,
+    migration: (@Sendable (Data) throws -> Output)?
   ) -> PersistentValueSlot<Output> {
     guard let location = location(of: key, in: engine) else {
-      return PersistentValueSlot(engine: engine, key: key, defaultValue: defaultValue)
+      return PersistentValueSlot(
+        engine: engine, key: key, defaultValue: defaultValue, migration: migration)
     }
     let identity = Identity(location: location, valueType: ObjectIdentifier(Output.self))
     if let existing = table.lock.withLock({ table.slots[identity]?.slot }) {
@@ -39,7 +42,8 @@ enum PersistentValueSlots {
     }
     // Created outside the lock (it reads the engine, which may be user code). If another
     // thread registered a slot meanwhile, that one wins and this one is dropped unused.
-    let created = PersistentValueSlot(engine: engine, key: key, defaultValue: defaultValue)
+    let created = PersistentValueSlot(
+      engine: engine, key: key, defaultValue: defaultValue, migration: migration)
     let winner = table.lock.withLock { () -> AnyObject in
       if let existing = table.slots[identity]?.slot { return existing }
       // Forget the slots that are gone (their properties were freed) while here.

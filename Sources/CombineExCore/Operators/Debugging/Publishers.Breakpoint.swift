@@ -44,7 +44,7 @@ extension Publisher {
   /// let cancellable = [1, 2].publisher
   ///   .breakpointOnError()
   ///   .sink { print($0) }
-  /// // Prints: 1, 2 (a failure would stop in the debugger)
+  /// // Prints: 1, 2 — a failure would stop in the debugger
   /// ```
   public func breakpointOnError() -> Publishers.Breakpoint<Self> {
     breakpoint(receiveCompletion: { completion in

@@ -6,7 +6,7 @@ extension Publisher {
   ///   .print("numbers")
   ///   .sink { _ in }
   /// // Prints:
-  /// //   numbers: receive subscription: (Sequence)
+  /// //   numbers: receive subscription: (1...2)
   /// //   numbers: request unlimited
   /// //   numbers: receive value: (1)
   /// //   numbers: receive value: (2)

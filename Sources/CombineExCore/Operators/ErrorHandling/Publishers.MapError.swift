@@ -2,11 +2,12 @@ extension Publisher {
   /// Converts any failure from the upstream publisher into a new error.
   ///
   /// ```swift
+  /// struct Timeout: Error {}
   /// struct Wrapped: Error { let underlying: any Error }
-  /// let cancellable = Fail<Int, URLError>(error: URLError(.timedOut))
+  /// let cancellable = Fail<Int, Timeout>(error: Timeout())
   ///   .mapError { Wrapped(underlying: $0) }
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-  /// // Prints: failure(Wrapped(underlying: ...))
+  /// // Prints: failure(Wrapped(underlying: Timeout()))
   /// ```
   ///
   /// Values, demand and cancellation pass straight through; only the failure changes.

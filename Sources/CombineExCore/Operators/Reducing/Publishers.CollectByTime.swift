@@ -14,14 +14,18 @@ extension Publisher {
   ///   .collect(.byTimeOrCount(scheduler, .seconds(1), 2))
   ///   .sink { print($0) }
   /// subject.send(1)
-  /// subject.send(2)  // Prints: [1, 2] (the count is reached)
+  /// subject.send(2)  // Prints: [1, 2] — the count is reached
   /// subject.send(3)
-  /// scheduler.advance(by: .seconds(1))  // Prints: [3] (the interval ended)
+  /// scheduler.advance(by: .seconds(1))  // Prints: [3] — the interval ended
   /// ```
   ///
-  /// - Demand: the upstream is asked for unlimited values (the buffer grows without bound
-  ///   when values come faster than they are taken). Each array uses one unit of the
-  ///   subscriber's demand; complete groups wait for demand, in order.
+  /// - Demand: each array uses one unit of the subscriber's demand; complete groups wait for
+  ///   demand, in order. The upstream is asked as Combine asks it: with `.byTime`, for one
+  ///   value at each request of the subscriber and one more for each value received (so the
+  ///   buffer grows without bound when values come faster than they are taken); with
+  ///   `.byTimeOrCount`, for `count` values per unit of demand the subscriber requests, or
+  ///   returns from an array that reached the count (what it returns from an array the timer
+  ///   or the finish emitted counts for the arrays only, as in Combine).
   /// - Completion: on finish, the values collected so far are emitted as a last array, then
   ///   `.finished` (after the subscriber has demanded every waiting array). A failure is
   ///   forwarded at once and what was collected is dropped.
@@ -132,8 +136,13 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   private let outbox: SerialOutbox<Downstream>
   private let scheduler: Context
   private let stride: Context.SchedulerTimeType.Stride
+  /// The group size that emits at once: `count` for `.byTimeOrCount`, `Int.max` for `.byTime`.
   private let count: Int
   private let options: Context.SchedulerOptions?
+
+  /// Whether the upstream is asked one value at a time (`.byTime`) rather than `count` values
+  /// per unit of demand (`.byTimeOrCount`), as Combine asks it.
+  private var asksOneAtATime: Bool { count == .max }
 
   init(
     downstream: Downstream, scheduler: Context, stride: Context.SchedulerTimeType.Stride,
@@ -173,20 +182,23 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
       return true
     }
     if !keep { newTimer.cancel() }
-    subscription.request(.unlimited)
+    // Nothing is requested here: the subscriber's requests ask the upstream (``request(_:)``).
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let full = lock.withLock { () -> Bool in
-      guard status.isSubscribed else { return false }
+    let full = lock.withLock { () -> Bool? in
+      guard status.isSubscribed else { return nil }
       current.append(input)
       guard current.count >= count else { return false }
       ready.append(current)
       current = []
       return true
     }
+    guard let full else { return .none }
     if full { emit() }
-    return .none
+    // `.byTime` asks for one more value per value, as Combine does; `.byTimeOrCount` returns
+    // nothing here (a full group's demand is requested by `emit`).
+    return asksOneAtATime ? .max(1) : .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
@@ -228,35 +240,52 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   }
 
   /// Sends ready groups while there is demand, then `.finished` if it waits for them.
+  ///
+  /// The demand the subscriber returns counts for the groups. For a group that reached the
+  /// count, it also asks the upstream for `count` values per unit, as a request would; for a
+  /// group the timer or the finish emitted, it does not (Combine ignores it there).
   private func emit() {
     while true {
-      let step = lock.withLock { () -> Int in
+      let step = lock.withLock { () -> (sent: Bool, full: Bool)? in
         if !ready.isEmpty, demand > .none {
           demand -= 1
-          outbox.enqueue(.value(ready.removeFirst()))
-          return 1
+          let group = ready.removeFirst()
+          let full = group.count >= count
+          outbox.enqueue(.value(group))
+          return (true, full)
         }
         if ready.isEmpty, finishing {
           finishing = false
           outbox.enqueue(.completion(.finished))
-          return 2
+          return (false, false)
         }
-        return 0
+        return nil
       }
-      guard step != 0 else { return }
+      guard let step else { return }
       let more = outbox.deliverOne()
-      if more > .none {
-        lock.withLock { demand += more }
+      guard step.sent else { return }
+      guard more > .none else { continue }
+      let upstream = lock.withLock { () -> (any Subscription)? in
+        demand += more
+        guard step.full, case .subscribed(let upstream) = status else { return nil }
+        return upstream
       }
-      if step == 2 { return }
+      upstream?.request(more * count)
     }
   }
 
   // MARK: Subscription (downstream side)
 
+  /// Counts the demand for groups and asks the upstream as Combine does: one value (`.byTime`)
+  /// or `count` values per unit (`.byTimeOrCount`).
   func request(_ demand: Subscribers.Demand) {
     guard demand > .none else { return }
-    lock.withLock { self.demand += demand }
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      self.demand += demand
+      guard case .subscribed(let upstream) = status else { return nil }
+      return upstream
+    }
+    upstream?.request(asksOneAtATime ? .max(1) : demand * count)
     emit()
   }
 

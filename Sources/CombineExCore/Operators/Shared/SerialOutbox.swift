@@ -43,13 +43,11 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   @usableFromInline
   @exclusivity(unchecked)
   var downstream: Downstream?
-  /// Events waiting for delivery, oldest first (from `head` on).
+  /// Events waiting for delivery, oldest first. An event leaves it (and is released once
+  /// delivered) as the delivering thread takes it.
   @usableFromInline
   @exclusivity(unchecked)
-  var queue: [Event] = []
-  @usableFromInline
-  @exclusivity(unchecked)
-  var head = 0
+  var queue = ValueQueue<Event>()
   /// Deliveries asked for (one per `deliverOne`) and not yet made.
   @usableFromInline
   @exclusivity(unchecked)
@@ -115,8 +113,8 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   func replaceQueued(with event: Event) -> Bool {
     lock.withLock {
       guard downstream != nil else { return false }
-      queue = [event]
-      head = 0
+      queue.removeAll()
+      queue.append(event)
       return true
     }
   }
@@ -191,7 +189,7 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   func send(_ event: Event, reportingEach returned: (Subscribers.Demand) -> Void) {
     let first = lock.withLock { () -> (Downstream, Event)? in
       guard let downstream else { return nil }
-      if !delivering, head == queue.count {
+      if !delivering, queue.isEmpty {
         // Nothing waits and nobody delivers: `event` is next, so it skips the queue.
         delivering = true
         if case .completion = event {
@@ -214,11 +212,10 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   @inlinable
   func close() {
     Interleaving.point("outbox.close")
-    let released = lock.withLock { () -> (Downstream?, [Event], reports: Bool) in
+    let released = lock.withLock { () -> (Downstream?, ValueQueue<Event>, reports: Bool) in
       defer {
         downstream = nil
-        queue = []
-        head = 0
+        queue = ValueQueue()
         credits = 0
       }
       guard reportsDetach, downstream != nil else { return (downstream, queue, false) }
@@ -237,26 +234,15 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   /// (and `delivering` cleared) when there is nothing more to do.
   @inlinable
   func takeNextLocked() -> (Downstream, Event)? {
-    guard let downstream, credits > 0, head < queue.count else {
+    guard let downstream, credits > 0, let event = queue.popFirst() else {
       delivering = false
-      if head == queue.count { credits = 0 }
+      if queue.isEmpty { credits = 0 }
       return nil
     }
     credits -= 1
-    let event = queue[head]
-    head += 1
-    if head == queue.count {
-      // One waiting event is the common case; `removeLast` is far cheaper than `removeAll`.
-      if head == 1 { queue.removeLast() } else { queue.removeAll(keepingCapacity: true) }
-      head = 0
-    } else if head >= 64, head * 2 >= queue.count {
-      queue.removeFirst(head)
-      head = 0
-    }
     if case .completion = event {
       self.downstream = nil
-      queue = []
-      head = 0
+      queue = ValueQueue()
       credits = 0
     }
     return (downstream, event)

@@ -11,7 +11,8 @@ extension ConnectablePublisher {
   /// let cancellable = Timer.publish(every: 1, on: .main, in: .common)
   ///   .autoconnect()
   ///   .sink { _ in print("tick") }
-  /// // Prints: tick (every second, while the main run loop runs)
+  /// // Prints: tick — every second, while the main run loop runs
+  /// // Not run by the doc tests: it needs the main run loop.
   /// cancellable.cancel()  // The last subscriber is gone: the timer stops.
   /// ```
   ///

@@ -57,10 +57,12 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
   @exclusivity(unchecked)
   var delivering = false
 
-  /// Events the upstream sent from inside a delivery, oldest first. Upstream calls only.
+  /// Events the upstream sent from inside a delivery, oldest first. Upstream calls only. An
+  /// event leaves it as it is delivered, so a long run of re-entrant sends keeps none of the
+  /// values already delivered.
   @usableFromInline
   @exclusivity(unchecked)
-  var pending: [Event] = []
+  var pending = ValueQueue<Event>()
 
   /// Whether the upstream's events are taken: from its subscription to its completion (values
   /// before or after are dropped). Upstream calls only.
@@ -141,9 +143,8 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
   /// them, requesting the demand returned from each value.
   @usableFromInline
   func deliverPending() {
-    var index = 0
-    while index < pending.count, !terminated.load(ordering: .acquiring) {
-      switch pending[index] {
+    while !terminated.load(ordering: .acquiring), let event = pending.popFirst() {
+      switch event {
       case .value(let value):
         requestFromUpstream(downstream.receive(value))
       case .completion(let completion):
@@ -152,7 +153,6 @@ final class ImmediateDelivery<Downstream: Subscriber>: Subscriber, Subscription,
           downstream.receive(completion: completion)
         }
       }
-      index += 1
     }
     pending.removeAll()
   }

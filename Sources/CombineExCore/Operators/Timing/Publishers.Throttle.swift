@@ -15,10 +15,10 @@ extension Publisher {
   ///   .throttle(for: .seconds(1), scheduler: scheduler, latest: true)
   ///   .sink { print($0) }
   /// subject.send(1)
-  /// scheduler.advance()  // Prints: 1 (the first value goes out at once)
+  /// scheduler.advance()  // Prints: 1 — the first value goes out at once
   /// subject.send(2)
   /// subject.send(3)
-  /// scheduler.advance(by: .seconds(1))  // Prints: 3 (the latest of the interval)
+  /// scheduler.advance(by: .seconds(1))  // Prints: 3 — the latest of the interval
   /// ```
   ///
   /// - Demand: the upstream is asked for unlimited values; a value that arrives while the

@@ -16,7 +16,7 @@ extension Publisher {
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
   /// subject.send(1)
   /// scheduler.advance(by: .seconds(4))  // Prints: 1
-  /// scheduler.advance(by: .seconds(1))  // Prints: finished (five seconds without a value)
+  /// scheduler.advance(by: .seconds(1))  // Prints: finished — five seconds without a value
   /// ```
   ///
   /// - Demand: passes straight to the upstream; the demand a delivered value returns is

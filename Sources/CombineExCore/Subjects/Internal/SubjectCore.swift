@@ -102,6 +102,23 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @exclusivity(unchecked)
   var needsSweep = false
 
+  /// The object that this core's subscriptions keep alive: the subject that owns the core
+  /// (for `@Published`, the property's storage). Unretained: the owner sets it in its
+  /// initializer and outlives it, since it holds the core. `nil` for a core no object keeps
+  /// alive through its subscriptions (`MutableProperty`'s: its subscriptions keep the core
+  /// only, as in the original CombineEx).
+  @usableFromInline
+  package unowned(unsafe) var owner: AnyObject?
+
+  /// `owner`, retained while subscribers are attached: from the first attach until the last
+  /// one is removed or swept out (after its cancel, or after the completion). So a subject
+  /// referenced only by its subscribers stays alive, and is released when they end, as in
+  /// Combine, whose subject and subscriptions form the same cycle: no subscription stores
+  /// anything more for it. Token holder only.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var keptOwner: AnyObject?
+
   /// The completion, once it has been handled. Token holder only.
   @usableFromInline
   @exclusivity(unchecked)
@@ -555,6 +572,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       return
     }
     conduits.append(Unmanaged.passRetained(conduit))
+    if keptOwner == nil { keptOwner = owner }
     start(conduit)
   }
 
@@ -581,6 +599,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     removalHint = 0
     if let released { releaseConduit(released) }
     for entry in moreReleased { releaseConduit(entry) }
+    releaseOwnerIfUnsubscribed()
   }
 
   /// Removes one cancelled subscriber and releases it, outside any delivery. Its entry becomes
@@ -603,6 +622,17 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     removalHint = index
     if holes > 8, holes * 2 > conduits.count { squeezeHoles() }
     releaseConduit(entry)
+    releaseOwnerIfUnsubscribed()
+  }
+
+  /// Lets go of the owner once no subscriber is attached (the last one was removed or swept
+  /// out). Called last, with the subscriber list consistent and no event being handled: the
+  /// release may run the subject's `deinit` (which cancels its upstreams), and the subscribers'
+  /// releases just before may have attached new ones (then the owner is kept).
+  @inlinable
+  func releaseOwnerIfUnsubscribed() {
+    guard conduits.isEmpty, keptOwner != nil else { return }
+    keptOwner = nil
   }
 
   /// The index of `conduit` in `conduits`, looking outwards from `removalHint`.

@@ -16,9 +16,13 @@ package final class SubjectReplayBuffer<Output> {
   @usableFromInline
   let capacity: Int
 
-  /// The kept values, oldest first from `head`.
-  var storage: [Output] = []
-  var head = 0
+  /// The kept values, in a ring: the oldest at `oldest`, the others after it in the order they
+  /// were sent, wrapping around to the start. It grows to `capacity` values; from then on a new
+  /// value takes the oldest one's slot, so an evicted value is released by the append that
+  /// evicts it (rule 3), and no slot is ever copied or compacted.
+  var ring: [Output] = []
+  /// The slot of the oldest kept value (0 until the ring is full).
+  var oldest = 0
 
   /// The number of the oldest kept value.
   var startNumber: UInt64 = 0
@@ -32,25 +36,36 @@ package final class SubjectReplayBuffer<Output> {
   }
 
   /// The number the next value will get.
-  var endNumber: UInt64 { startNumber + UInt64(storage.count - head) }
+  var endNumber: UInt64 { startNumber + UInt64(ring.count) }
 
   /// Whether no value is kept.
   @usableFromInline
-  var isEmpty: Bool { storage.count == head }
+  var isEmpty: Bool { ring.isEmpty }
 
   /// Keeps `value` as the latest, dropping the oldest beyond the capacity.
+  ///
+  /// - Returns: the value evicted to make room, if any. The caller holds the subject's lock:
+  ///   it lets go of the evicted value after unlocking, since its deinit may be user code that
+  ///   calls the subject.
   @usableFromInline
-  package func append(_ value: Output) {
-    guard capacity > 0 else { return }
-    storage.append(value)
-    if storage.count - head > capacity {
-      head += 1
-      startNumber += 1
-      if head >= 64, head * 2 >= storage.count {
-        storage.removeFirst(head)
-        head = 0
-      }
+  @discardableResult
+  package func append(_ value: Output) -> Output? {
+    guard capacity > 0 else { return nil }
+    guard ring.count == capacity else {
+      ring.append(value)
+      return nil
     }
+    var evicted = value
+    swap(&ring[oldest], &evicted)
+    oldest = oldest + 1 == capacity ? 0 : oldest + 1
+    startNumber += 1
+    return evicted
+  }
+
+  /// The kept value numbered `number` (between `startNumber` and `endNumber`).
+  func value(numbered number: UInt64) -> Output {
+    let slot = oldest + Int(number - startNumber)
+    return ring[slot < ring.count ? slot : slot - ring.count]
   }
 
   /// Makes the subscriber behind from the oldest kept value (a new subscriber).
@@ -75,7 +90,7 @@ package final class SubjectReplayBuffer<Output> {
     let next = max(cursor, startNumber)
     guard next < endNumber else { return nil }
     cursors[key] = next + 1
-    return storage[head + Int(next - startNumber)]
+    return value(numbered: next)
   }
 
   /// Whether the subscriber has received every kept value it is owed (or is not behind).

@@ -25,7 +25,7 @@ class EffectRunInbox<Output, Failure: Error>: @unchecked Sendable {
 /// order, one call at a time, whichever threads send.
 ///
 /// ## State
-/// Under `lock`: the values waiting (`buffer` from `head`), the completion waiting behind them,
+/// Under `lock`: the values waiting (`buffer`), the completion waiting behind them,
 /// the outstanding demand, whether a thread is delivering, and the phase:
 /// - `.running`: values and a completion are accepted;
 /// - `.completing`: a completion is waiting behind the buffered values; nothing more is
@@ -60,8 +60,8 @@ final class EffectRunSubscription<Downstream: Subscriber>: EffectRunInbox<
   private let lock = Lock()
   private var downstream: Downstream?
   private var phase = Phase.running
-  private var buffer: [Output] = []
-  private var head = 0
+  /// A value leaves it (and is released) as it is handed to the deliverer.
+  private var buffer = ValueQueue<Output>()
   private var demand = Subscribers.Demand.none
   private var delivering = false
   /// What cancels the work, once `work` has returned.
@@ -118,8 +118,7 @@ final class EffectRunSubscription<Downstream: Subscriber>: EffectRunInbox<
       phase = .over
       cancelled = true
       downstream = nil
-      buffer = []
-      head = 0
+      buffer.removeAll()
       defer { cancellable = nil }
       return cancellable
     }
@@ -144,17 +143,11 @@ final class EffectRunSubscription<Downstream: Subscriber>: EffectRunInbox<
           delivering = false
           return (.stop, nil)
         case .running, .completing:
-          if head < buffer.count, (demand > .none) {
-            let value = buffer[head]
-            head += 1
-            if head == buffer.count {
-              buffer.removeAll(keepingCapacity: true)
-              head = 0
-            }
+          if demand > .none, let value = buffer.popFirst() {
             demand -= 1
             return (.value(value), target)
           }
-          if head == buffer.count, case .completing(let completion) = phase {
+          if buffer.isEmpty, case .completing(let completion) = phase {
             phase = .over
             downstream = nil
             released = cancellable

@@ -37,7 +37,7 @@ struct QueuedAction {
 /// and the owner word for a few instructions.
 final class ActionProcessor: @unchecked Sendable {
   // @unchecked Sendable: `nextTicket` and `servingTicket` are guarded by `condition`'s lock;
-  // `owner` is atomic; `followUps` and `followUpHead` are touched only by the owner thread, and
+  // `owner` is atomic; `followUps` is touched only by the owner thread, and
   // ownership moves between threads under `condition`'s lock, which orders those accesses.
 
   private let condition = NSCondition()
@@ -53,10 +53,10 @@ final class ActionProcessor: @unchecked Sendable {
   /// The ticket whose turn is next. Guarded by `condition`'s lock.
   private var servingTicket: UInt64 = 0
 
-  /// Actions dispatched by the owner while it processes, oldest first from `followUpHead`.
-  /// Owner only.
-  private var followUps: [QueuedAction] = []
-  private var followUpHead = 0
+  /// Actions dispatched by the owner while it processes, oldest first. Owner only. An action
+  /// leaves it (and is released once processed) as it is taken, so a long chain of follow-ups
+  /// keeps none of the actions already processed.
+  private var followUps = ValueQueue<QueuedAction>()
 
   /// Processes `item` (with `process`) and every follow-up dispatched meanwhile, or queues it
   /// behind the current action when called re-entrantly by the processing thread. See the type's
@@ -69,13 +69,9 @@ final class ActionProcessor: @unchecked Sendable {
     }
     acquire(me)
     process(item)
-    while followUpHead < followUps.count {
-      let next = followUps[followUpHead]
-      followUpHead += 1
+    while let next = followUps.popFirst() {
       process(next)
     }
-    followUps.removeAll(keepingCapacity: followUps.count <= 64)
-    followUpHead = 0
     release()
   }
 

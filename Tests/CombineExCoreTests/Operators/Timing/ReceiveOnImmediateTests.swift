@@ -254,3 +254,21 @@ extension ReceiveOnImmediateTests {
     #expect(weakOwner == nil)
   }
 }
+
+extension ReceiveOnImmediateTests {
+  @Test("values sent from inside the subscriber are released once delivered, not at the end")
+  func reentrantValuesAreReleased() {
+    let counter = InstanceCounter()
+    let subject = PassthroughSubject<Counted, Never>()
+    let mostAlive = LockedBox(0)
+    let cancellable = subject.receive(on: ImmediateScheduler.shared).sink { value in
+      mostAlive.withLock { $0 = max($0, counter.alive) }
+      // Each value sends the next from inside its delivery: 1,000 re-entrant values in a row.
+      if value.value < 1_000 { subject.send(counter.make(value.value + 1)) }
+    }
+    subject.send(counter.make(0))
+    #expect(mostAlive.withLock { $0 } <= 2, "the value delivered and the first one sent")
+    #expect(counter.alive == 0)
+    cancellable.cancel()
+  }
+}

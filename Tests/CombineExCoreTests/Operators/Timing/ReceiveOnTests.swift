@@ -539,3 +539,70 @@ private final class WeakSubscriptionUpstream: Publisher {
     func cancel() {}
   }
 }
+
+extension ReceiveOnTests {
+  @Test("a delivered value is released at once while later values wait for the scheduler")
+  func deliveredValuesAreReleased() {
+    let counter = InstanceCounter()
+    let scheduler = OneActionAtATimeScheduler()
+    let subject = PassthroughSubject<Counted, Never>()
+    let subscriber = CountingSubscriber<Counted, Never>(initialDemand: .unlimited)
+    subject.receive(on: scheduler).subscribe(subscriber)
+    // The scheduler runs one delivery per value but stays one value behind, so the outbox's
+    // queue never drains.
+    subject.send(counter.make(0))
+    var mostAlive = 0
+    for index in 0..<200 {
+      subject.send(counter.make(index + 1))
+      scheduler.runOldest()
+      mostAlive = max(mostAlive, counter.alive)
+    }
+    #expect(subscriber.count == 200)
+    #expect(mostAlive == 1, "only the value waiting for the scheduler is alive")
+    subscriber.cancel()
+    scheduler.runAll()
+    #expect(counter.alive == 0)
+  }
+}
+
+/// A scheduler whose actions run only when the test says so, one at a time, oldest first.
+private final class OneActionAtATimeScheduler: Scheduler, @unchecked Sendable {
+  // @unchecked Sendable: used from the test's thread only.
+  typealias SchedulerTimeType = DispatchQueue.SchedulerTimeType
+  typealias SchedulerOptions = Never
+
+  private var actions: [() -> Void] = []
+
+  var now: SchedulerTimeType { DispatchQueue.SchedulerTimeType(.init(uptimeNanoseconds: 1)) }
+  var minimumTolerance: SchedulerTimeType.Stride { .zero }
+
+  func schedule(options: Never?, _ action: @escaping () -> Void) {
+    actions.append(action)
+  }
+
+  func schedule(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
+    _ action: @escaping () -> Void
+  ) {
+    actions.append(action)
+  }
+
+  func schedule(
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void
+  ) -> any Cancellable {
+    actions.append(action)
+    return AnyCancellable {}
+  }
+
+  /// Runs the oldest scheduled action.
+  func runOldest() {
+    guard !actions.isEmpty else { return }
+    actions.removeFirst()()
+  }
+
+  /// Runs every scheduled action, including those scheduled meanwhile.
+  func runAll() {
+    while !actions.isEmpty { runOldest() }
+  }
+}

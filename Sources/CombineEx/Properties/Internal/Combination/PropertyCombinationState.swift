@@ -19,7 +19,7 @@ struct PropertyCombinationState<Element> {
   private var latest: [Element?]
 
   /// `.zip`: each source's values not yet paired, oldest first.
-  private var buffers: [PropertyCombinationQueue<Element>]
+  private var buffers: [ValueQueue<Element>]
 
   /// Which sources finished.
   private var finished: [Bool]
@@ -29,7 +29,7 @@ struct PropertyCombinationState<Element> {
   private var waitingCount: Int
 
   /// Combinations made and not yet delivered, oldest first.
-  private var pending = PropertyCombinationQueue<[Element]>()
+  private var pending = ValueQueue<[Element]>()
 
   /// The downstream's outstanding demand.
   private var demand = Subscribers.Demand.none
@@ -47,7 +47,7 @@ struct PropertyCombinationState<Element> {
     self.strategy = strategy
     latest = strategy == .latest ? Array(repeating: nil, count: sourceCount) : []
     buffers =
-      strategy == .zip ? Array(repeating: PropertyCombinationQueue(), count: sourceCount) : []
+      strategy == .zip ? Array(repeating: ValueQueue(), count: sourceCount) : []
     finished = Array(repeating: false, count: sourceCount)
     waitingCount = sourceCount
   }
