@@ -46,6 +46,7 @@ final class ActionStorage: @unchecked Sendable {
   func start() -> Bool {
     // Read outside the lock: reading a property is a call to another object.
     let enabledIfNow = enabledIf.value
+    Interleaving.point("action.gate.enabledIfRead")
     // The transition and the claim to publish its changes under one acquisition of the lock.
     let (started, claimed) = lock.withLock { () -> (Bool, Bool) in
       let started = machine.start(enabledIfNow: enabledIfNow)
@@ -80,6 +81,7 @@ final class ActionStorage: @unchecked Sendable {
   /// Publishes the queued changes in order; the caller has claimed the right to publish.
   private func publishClaimedChanges() {
     while let publication = lock.withLock({ machine.nextPublication() }) {
+      Interleaving.point("action.publish")  // The publisher role, between two lock holds.
       switch publication {
       case .isExecuting(let value): publishedIsExecuting.value = value
       case .isEnabled(let value): publishedIsEnabled.value = value

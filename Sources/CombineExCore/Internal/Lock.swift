@@ -31,7 +31,10 @@ import Synchronization
 ///
 /// In debug builds the lock remembers its owner, and a thread that acquires it again while it
 /// holds it (a deinit or callback that runs under the lock and calls back into the same object)
-/// stops with a message instead of waiting for itself forever.
+/// stops with a message instead of waiting for itself forever. Acquiring it is also a point of
+/// the interleaving explorer (``Interleaving``), which takes no point inside the critical
+/// section; a scenario thread that would sleep here is scheduled by the explorer instead
+/// (through ``Parking``).
 @usableFromInline
 package struct Lock: ~Copyable, @unchecked Sendable {
   #if canImport(Darwin)
@@ -56,12 +59,19 @@ package struct Lock: ~Copyable, @unchecked Sendable {
   /// Runs `body` with the lock held and returns its result.
   @inlinable
   package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    // An explored scenario's threads take turns here; none stops inside the critical section.
+    Interleaving.point("lock.acquire")
     #if canImport(Darwin)
-      return try mutex.withLock { _ in try body() }
+      return try mutex.withLock { _ in
+        Interleaving.enterCriticalSection()
+        defer { Interleaving.exitCriticalSection() }
+        return try body()
+      }
     #else
       if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
         lockContended()
       }
+      Interleaving.enterCriticalSection()
       #if DEBUG
         owner.store(currentThreadIdentity(), ordering: .relaxed)
       #endif
@@ -69,7 +79,9 @@ package struct Lock: ~Copyable, @unchecked Sendable {
         #if DEBUG
           owner.store(0, ordering: .relaxed)
         #endif
-        if word.exchange(0, ordering: .releasing) == 2 { wakeSleepers() }
+        let hadSleepers = word.exchange(0, ordering: .releasing) == 2
+        Interleaving.exitCriticalSection()
+        if hadSleepers { wakeSleepers() }
       }
       return try body()
     #endif

@@ -21,6 +21,11 @@
 /// No wakeup is lost: `mustWait` is evaluated with the bucket's mutex held, and a waker changes
 /// the state *before* it takes the same mutex to broadcast, so either the waiter sees the new
 /// state and does not sleep, or it is already asleep when the broadcast comes.
+///
+/// In debug builds, a thread of a scenario run by the interleaving explorer (``Interleaving``)
+/// does not sleep here: it is marked asleep on the address and gives its turn away until a
+/// thread unparks the address (the explorer then reports a scenario whose threads all sleep as a
+/// deadlock), and an unpark is a point of the exploration.
 @usableFromInline
 enum Parking {
   /// Sleeps while `mustWait()` returns `true`, re-evaluating it after every wakeup.
@@ -30,6 +35,16 @@ enum Parking {
   /// same bucket: a deadlock).
   @usableFromInline
   static func park(on address: UnsafeRawPointer, while mustWait: () -> Bool) {
+    #if DEBUG
+      // A thread of an explored scenario does not sleep: it gives its turn away until a thread
+      // unparks `address` (see ``Interleaving``).
+      if interleavingExplorationsRunning.load(ordering: .relaxed) != 0,
+        let participant = InterleavingParticipant.current,
+        participant.exploration.park(participant, on: address, while: mustWait)
+      {
+        return
+      }
+    #endif
     let bucket = ParkingTable.shared.bucket(for: address)
     pthread_mutex_lock(bucket.mutex)
     while mustWait() {
@@ -42,6 +57,12 @@ enum Parking {
   /// after changing the state they wait on.
   @usableFromInline
   static func unparkAll(on address: UnsafeRawPointer) {
+    Interleaving.point("parking.unpark")
+    #if DEBUG
+      if interleavingExplorationsRunning.load(ordering: .relaxed) != 0 {
+        InterleavingRegistry.shared.unparked(address)
+      }
+    #endif
     let bucket = ParkingTable.shared.bucket(for: address)
     pthread_mutex_lock(bucket.mutex)
     pthread_cond_broadcast(bucket.condition)

@@ -252,6 +252,7 @@ final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
         lock.withLock { machine.fail(with: error) }
       }
       guard let item = action.deliver, let target = downstream else { break }
+      Interleaving.point("deliveryQueue.deliver")  // The deliverer role, between two lock holds.
       switch item {
       case .value(let value):
         let more = target.receive(value)

@@ -167,6 +167,7 @@ where Downstream.Input == Values.Output {
     var value = first
     var returned = Subscribers.Demand.none
     while true {
+      Interleaving.point("deliveryQueue.deliver")  // The deliverer role, between two lock holds.
       let more = downstream.receive(value)
       let done = lock.withLock { () -> Bool in
         guard machine.didDeliverWithNothingToDo(requesting: more) else { return false }

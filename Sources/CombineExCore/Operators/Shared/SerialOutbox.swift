@@ -155,6 +155,7 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   ) {
     var step = first
     while true {
+      Interleaving.point("outbox.deliver")  // The deliverer role, between two lock holds.
       switch step.1 {
       case .value(let value):
         returned(step.0.receive(value))
@@ -210,6 +211,7 @@ final class SerialOutbox<Downstream: Subscriber>: @unchecked Sendable {
   /// Drops every waiting event and releases the subscriber; nothing is delivered afterwards.
   @inlinable
   func close() {
+    Interleaving.point("outbox.close")
     let released = lock.withLock { () -> (Downstream?, ValueQueue<Event>, reports: Bool) in
       defer {
         downstream = nil

@@ -77,10 +77,11 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
   @inlinable
   final func offer(_ value: Output) {
     let current = state.load(ordering: .acquiring)
+    Interleaving.point("conduit.offer.loaded")
     if current & SubjectConduitState.terminated != 0 { return }
     let demand = current & SubjectConduitState.demandMask
     if demand == 0 {
-      if subject.replays { holdBack() }
+      if subject.replays { holdBack(value, seen: current) }
       return
     }
     if current & SubjectConduitState.owesCurrentValue != 0 {
@@ -99,15 +100,38 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     if more != .none { addDemand(more) }
   }
 
-  /// The subscriber had no demand for the value being sent: it is now behind (it receives the
-  /// current value, or the replay buffer's values, on its next demand).
+  /// The subscriber had no demand for `value` when ``offer(_:)`` loaded the state (`seen`):
+  /// it is now behind (it receives the current value, or the replay buffer's values, on its
+  /// next demand).
+  ///
+  /// The behind flag is set by one compare-and-swap from `seen`, in the word that holds the
+  /// demand, so that a request racing this send is never lost (rule 1): a request that added
+  /// demand since `offer` looked makes the exchange fail, and the value is then offered again,
+  /// with that demand; a request that comes after the exchange finds the flag and asks the
+  /// token holder to catch the subscriber up. (Setting the flag unconditionally after the
+  /// decision lost the value, and with a replay buffer the completion too: issue 27.)
   @usableFromInline
-  final func holdBack() {
-    if let replayBuffer = subject.replayBuffer {
-      guard replayBuffer.capacity > 0 else { return }  // Nothing kept: the value is missed.
-      replayBuffer.holdBackLatest(self)
+  final func holdBack(_ value: Output, seen: UInt) {
+    if let replayBuffer = subject.replayBuffer, replayBuffer.capacity == 0 {
+      return  // Nothing kept: the value is missed, as a passthrough subject's would be.
     }
-    state.bitwiseOr(SubjectConduitState.owesCurrentValue, ordering: .relaxed)
+    var current = seen
+    while current & SubjectConduitState.owesCurrentValue == 0 {
+      Interleaving.point("conduit.holdBack")
+      let (exchanged, original) = state.compareExchange(
+        expected: current, desired: current | SubjectConduitState.owesCurrentValue,
+        ordering: .acquiringAndReleasing)
+      if exchanged { break }
+      current = original
+      if current & SubjectConduitState.terminated != 0 { return }
+      if current & SubjectConduitState.demandMask != 0 {
+        offer(value)  // A request came in meanwhile: the value goes to it now.
+        return
+      }
+    }
+    // The token holder (this thread) handles a request's catch-up only after this send, so the
+    // cursor is in place before anyone reads it.
+    subject.replayBuffer?.holdBackLatest(self)
   }
 
   /// Whether the subscriber is behind: it owes the current value, or values of a replay buffer.
@@ -166,9 +190,13 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     checkAPI(
       demand != .none,
       "\(description) was asked for zero values. A request must be for one or more.")
+    Interleaving.point("conduit.request")
     addDemand(demand)
     if !subject.upstreamDemanded.load(ordering: .relaxed) { subject.requestUpstreamOnce() }
     if subject.replays {
+      // The demand is in the state word before this load, and ``holdBack(_:seen:)`` sets the
+      // behind flag by an exchange on the same word: one of the two sees the other.
+      Interleaving.point("conduit.request.added")
       let current = state.load(ordering: .acquiring)
       if current & SubjectConduitState.owesCurrentValue != 0,
         current & SubjectConduitState.terminated == 0
@@ -181,6 +209,7 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
   /// Stops deliveries at once and asks the subject to forget this subscriber.
   @inlinable
   package final func cancel() {
+    Interleaving.point("conduit.cancel")
     if terminate() {
       subject.performDetach(subject, self)
     }

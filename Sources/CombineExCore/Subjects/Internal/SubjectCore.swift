@@ -249,6 +249,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @inlinable
   package func perform(_ event: SubjectEvent<Output, Failure>) {
     let me = currentThreadIdentity()
+    Interleaving.point("token.take")
     if token.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
       handle(event)
       releaseToken(me)
@@ -412,6 +413,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// Gives the token back: one compare-and-swap, unless a flag is set.
   @inlinable
   func releaseToken(_ me: UInt) {
+    Interleaving.point("token.release")
     if !token.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged {
       releaseTokenContended(me)
     }
@@ -437,6 +439,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         return
       }
       for handleEvent in batch {
+        Interleaving.point("token.handOver")  // An event another thread queued for the holder.
         handleEvent()
       }
     }
@@ -530,6 +533,7 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     guard let replayBuffer else { return }
     while true {
       let state = conduit.state.load(ordering: .acquiring)
+      Interleaving.point("replay.catchUp.loaded")
       if state & SubjectConduitState.terminated != 0 {
         replayBuffer.forget(conduit)
         return

@@ -1,0 +1,1 @@
+../../Shared/KeepingSubscriber.swift
