@@ -81,6 +81,9 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   ///     `TestScheduler`.
   ///   - exhaustivity: `.on` (the default) or `.off`.
   ///   - timeout: How long the `async` forms wait when given no timeout (``timeout``).
+  ///   - schedulers: The test schedulers the effects use: an `await` of `receive` or `finish`
+  ///     fails at once when one of them holds work and nothing has happened for 200 ms (the
+  ///     test forgot to advance it), as for ``TestStore``'s `schedulers:`.
   ///   - fileID: Where the end-of-life checks are reported if the test never calls
   ///     ``finish(fileID:filePath:line:column:)``.
   ///   - filePath: See `fileID`.
@@ -89,14 +92,14 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   public init(
     reducer: @escaping Reducer<State>, state: State, action: Action.Type = Action.self,
     middlewares: [Middleware<State>] = [], exhaustivity: Exhaustivity = .on,
-    timeout: Duration = defaultTimeout,
+    timeout: Duration = defaultTimeout, schedulers: [any ManuallyAdvancedScheduler] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) {
     self.timeout = timeout
     store = TestStore(
       reducer: reducer, state: state, middlewares: middlewares, exhaustivity: exhaustivity,
-      fileID: fileID, filePath: filePath, line: line, column: column)
+      schedulers: schedulers, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   // MARK: State and what is pending
