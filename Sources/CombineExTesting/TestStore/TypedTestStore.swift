@@ -31,7 +31,8 @@ import Testing
 /// ```
 ///
 /// It checks exactly what a ``TestStore`` checks (it drives one), with these differences:
-/// - `send(_:assert:fileID:filePath:line:column:)` takes an `Action`, and
+/// - `send(_:assert:fileID:filePath:line:column:)` takes an `Action` (with leading-dot
+///   syntax), or any other `StoreAction` (a thunk, a `RetainedPublisherAction`), and
 ///   `receive(_:assert:fileID:filePath:line:column:)` an `Action` value (when `Action` is
 ///   `Equatable`). Received actions of other types are asserted by type, with
 ///   ``receive(_:assert:fileID:filePath:line:column:)-(Received.Type,_,_,_,_,_)`` and
@@ -151,6 +152,49 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// the actions they send later are asserted with `await store.receive(...)`.
   nonisolated(nonsending) public func send(
     _ action: Action,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    store.send(
+      action, assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath,
+      line: line, column: column)
+  }
+
+  /// Sends an action of any other type (a `Thunk`, a `PublisherAction` or
+  /// `RetainedPublisherAction`, another feature's action) and checks the state right after it,
+  /// as ``TestStore/send(_:assert:fileID:filePath:line:column:)`` does.
+  ///
+  /// ```swift
+  /// store.send(Thunk<Search> { dispatch, _ in dispatch(SearchAction.queryChanged("swift")) })
+  /// store.receive(.queryChanged("swift")) { $0.query = "swift" }
+  /// ```
+  ///
+  /// The feature's own actions keep their leading-dot syntax: `send(.queryChanged("swift"))`
+  /// picks the `Action` form (this one is a disfavored overload).
+  @_disfavoredOverload
+  public func send(
+    _ action: any StoreAction,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    store.send(
+      action, assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath,
+      line: line, column: column)
+  }
+
+  /// Sends an action of any other type and checks the state right after it: the `await` form
+  /// of the synchronous one, returning once the store has processed the action.
+  ///
+  /// ```swift
+  /// await store.send(RetainedPublisherAction<Search> { dispatch, _, cancellables, cleanup in
+  ///   // start a pipeline that dispatches SearchAction values
+  /// })
+  /// ```
+  @_disfavoredOverload
+  nonisolated(nonsending) public func send(
+    _ action: any StoreAction,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
