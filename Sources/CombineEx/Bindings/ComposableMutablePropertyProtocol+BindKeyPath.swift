@@ -23,8 +23,8 @@ extension ComposableMutablePropertyProtocol {
   ///
   /// - Each value of the source publishes the property once (unchanged fields included), as a
   ///   set would; a ``PersistentProperty`` stores it once.
-  /// - The binding's lifetime is that of ``bind()``'s: it lives as long as the property, and
-  ///   ends when the source completes; neither side keeps the other alive.
+  /// - The binding lives like ``MutablePropertyProtocol/bind()``'s: as long as the property,
+  ///   until the source completes; neither side keeps the other alive.
   ///
   /// - Parameter keyPath: The field to set, a writable key path of the property's value.
   public func bind<Field>(_ keyPath: WritableKeyPath<Output, Field>) -> BindTarget<Field> {
