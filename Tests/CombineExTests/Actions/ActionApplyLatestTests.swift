@@ -497,10 +497,12 @@ struct ActionApplyLatestTests {
     #expect(live.withLock { $0.current } == 0)
     #expect(!action.isExecuting.value)
     // Values come in the order the runs started: never an older run's after a newer one's.
+    // (Two completing threads may send the same run's value twice: equal neighbours are fine.)
     let order = Dictionary(uniqueKeysWithValues: started.enumerated().map { ($1, $0) })
     let shown = values.values.compactMap { order[$0] }
     #expect(shown.count == values.values.count)
-    #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 < $1 })
+    let backwards = zip(shown, shown.dropFirst()).filter { $0 > $1 }
+    #expect(backwards.isEmpty, "runs' values out of order: \(backwards)")
     #expect(values.values.last == -1)
     // isExecuting alternates, and becomes false once per run that ended holding the gate.
     let published = executing.values
