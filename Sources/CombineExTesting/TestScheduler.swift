@@ -92,6 +92,17 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     lock.withLock { queue.count }
   }
 
+  /// What waits on this scheduler, for a ``TestStore`` that watches it
+  /// (``ManuallyAdvancedScheduler``).
+  public var waitingWork: WaitingWork {
+    lock.withLock {
+      WaitingWork(
+        count: queue.count,
+        nextDueIn: queue.first.map { duration(from: currentTime, to: $0.date) },
+        advances: advanceCount)
+    }
+  }
+
   // MARK: Scheduler
 
   /// Schedules `action` at the current time: it runs on the next advance (even by zero).

@@ -4,6 +4,7 @@ import CombineEx
 enum ActionStops {
   static func run(_ tour: Tour) {
     action(tour)
+    searchAsYouType(tour)
   }
 
   static func action(_ tour: Tour) {
@@ -32,5 +33,29 @@ enum ActionStops {
     tour.show("the work started \(started) time(s)")
     response.send("accepted")
     withExtendedLifetime((spinner, first, second)) {}
+  }
+
+  static func searchAsYouType(_ tour: Tour) {
+    tour.section(
+      "Search as you type: the latest query wins",
+      "action <~ queries refuses a query typed while a search runs, so a slow server leaves "
+        + "old results on screen. action.applyLatest(from: queries) cancels the search in "
+        + "flight and starts the new one, in one step of the gate: isExecuting stays true, "
+        + "and the cancelled search publishes nothing.")
+    let queries = PassthroughSubject<String, Never>()
+    let server = PassthroughSubject<String, Never>()  // answers when told
+    let search = Action<String, String, Never> { query in
+      AnyDeferredPublisher {
+        tour.show("searching for \"\(query)\"")
+        return server.first().map { "\($0) for \"\(query)\"" }
+      }
+    }
+    let spinner = search.isExecuting.sink { tour.show("isExecuting = \($0)") }
+    let results = search.values.sink { tour.show("showing \($0)") }
+    search.applyLatest(from: queries)
+    queries.send("sw")
+    queries.send("swift")
+    server.send("3 results")
+    withExtendedLifetime((spinner, results)) {}
   }
 }

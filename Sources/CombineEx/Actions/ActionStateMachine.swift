@@ -33,6 +33,16 @@ struct ActionStateMachine {
   /// Whether a thread is publishing `pending`; others only add to it.
   private var isPublishing = false
 
+  /// The ticket of the run in flight when a latest-wins binding started it: the binding that
+  /// holds it may hand the gate over to its next run (``startLatest(replacing:enabledIfNow:)``).
+  /// `nil` when no run is in flight, or when the run in flight came through
+  /// ``start(enabledIfNow:)`` (an `apply`), which nothing hands over. Set only while
+  /// `isExecuting`.
+  private var handOverTicket: ActionRunTicket?
+
+  /// The number of the last ticket issued.
+  private var ticketsIssued: UInt64 = 0
+
   init(enabledIf: Bool) {
     self.enabledIf = enabledIf
     queuedIsEnabled = enabledIf
@@ -59,6 +69,54 @@ struct ActionStateMachine {
   mutating func enabledIfChanged(to value: Bool) {
     enabledIf = value
     queueChanges()
+  }
+
+  // MARK: Latest-wins runs (`applyLatest(from:)`)
+
+  /// The gate for a run of a latest-wins binding, in one transition.
+  ///
+  /// - If the run in flight holds `previous` (the binding's own run), the gate is *handed
+  ///   over*: it stays taken, by the new run, and nothing is queued for publication, so
+  ///   `isExecuting` and `isEnabled` do not flicker. The previous run's ``end(_:)`` then does
+  ///   nothing.
+  /// - If no run is in flight, the run starts as with ``start(enabledIfNow:)``.
+  /// - If another run is in flight (an `apply`, another binding's run, or a run of this
+  ///   binding that already ended and was followed by someone else's), or `enabledIfNow` is
+  ///   `false`, the run is refused.
+  ///
+  /// - Returns: the new run's ticket, or `nil` if it was refused.
+  mutating func startLatest(
+    replacing previous: ActionRunTicket?, enabledIfNow: Bool
+  ) -> ActionRunTicket? {
+    guard enabledIfNow else { return nil }
+    if isExecuting {
+      guard let previous, handOverTicket == previous else { return nil }
+      let ticket = issueTicket()
+      handOverTicket = ticket
+      return ticket
+    }
+    let ticket = issueTicket()
+    isExecuting = true
+    handOverTicket = ticket
+    queueChanges()
+    return ticket
+  }
+
+  /// The latest-wins run holding `ticket` ended (completion or cancel).
+  ///
+  /// - Returns: whether it still held the gate (and cleared it); `false` if it had been handed
+  ///   over, in which case its end is not the action's business.
+  mutating func end(_ ticket: ActionRunTicket) -> Bool {
+    guard isExecuting, handOverTicket == ticket else { return false }
+    handOverTicket = nil
+    isExecuting = false
+    queueChanges()
+    return true
+  }
+
+  private mutating func issueTicket() -> ActionRunTicket {
+    ticketsIssued += 1
+    return ActionRunTicket(number: ticketsIssued)
   }
 
   /// Claims the right to publish if there is something to publish and nobody is publishing.

@@ -67,6 +67,44 @@ final class ActionStorage: @unchecked Sendable {
     if claimed { publishClaimedChanges() }
   }
 
+  /// The gate for a run of a latest-wins binding (`applyLatest(from:)`): hands the gate over
+  /// from the binding's run `previous` if it still holds it (publishing nothing), or starts the
+  /// run as ``start()`` does, or refuses it (see ``ActionStateMachine``'s
+  /// `startLatest(replacing:enabledIfNow:)`).
+  ///
+  /// - Parameters:
+  ///   - previous: The ticket of the binding's last run, if it has one.
+  ///   - register: Called with the new run's ticket before its changes are published (a
+  ///     subscriber of `isExecuting` may send the binding its next input), outside the lock.
+  /// - Returns: the new run's ticket, or `nil` if the run was refused.
+  func startLatest(
+    replacing previous: ActionRunTicket?, register: (ActionRunTicket) -> Void
+  ) -> ActionRunTicket? {
+    // Read outside the lock, as in `start()`.
+    let enabledIfNow = enabledIf.value
+    let (ticket, claimed) = lock.withLock { () -> (ActionRunTicket?, Bool) in
+      let ticket = machine.startLatest(replacing: previous, enabledIfNow: enabledIfNow)
+      return (ticket, ticket != nil && machine.claimPublishing())
+    }
+    guard let ticket else { return nil }
+    register(ticket)
+    if claimed { publishClaimedChanges() }
+    return ticket
+  }
+
+  /// Ends the latest-wins run holding `ticket`, and publishes `isExecuting = false` before
+  /// returning (as ``end()`` does) if it still held the gate.
+  ///
+  /// - Returns: whether it still held the gate; `false` if it had been handed over.
+  func end(_ ticket: ActionRunTicket) -> Bool {
+    let (ended, claimed) = lock.withLock { () -> (Bool, Bool) in
+      let ended = machine.end(ticket)
+      return (ended, ended && machine.claimPublishing())
+    }
+    if claimed { publishClaimedChanges() }
+    return ended
+  }
+
   private func enabledIfChanged(to value: Bool) {
     lock.withLock { machine.enabledIfChanged(to: value) }
     publishChanges()

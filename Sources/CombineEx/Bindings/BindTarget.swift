@@ -31,6 +31,12 @@ public class BindTarget<T> {
   /// Subscribes a publisher for the lifetime of the target.
   let connect: (AnyPublisher<T, Never>) -> Void
 
+  /// Creates a target that subscribes each bound publisher with `connect` (for targets the
+  /// public initializers cannot describe, such as one field of a property's value).
+  init(connect: @escaping (AnyPublisher<T, Never>) -> Void) {
+    self.connect = connect
+  }
+
   /// Creates a target that sets `target[keyPath: keyPath]` to each value, on `scheduler`.
   public init<Target: AnyObject>(
     target: Target,

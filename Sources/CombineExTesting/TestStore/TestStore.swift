@@ -84,6 +84,8 @@ public final class TestStore<State: Equatable> {
 
   private let store: Store<State>
   private let log: TestStoreLog<State>
+  /// The test schedulers the effects use, which the waits watch for a forgotten advance.
+  private let schedulers: [any ManuallyAdvancedScheduler]
   private let creation: CallSite
   private var finished = false
 
@@ -97,6 +99,11 @@ public final class TestStore<State: Equatable> {
   ///     `TestScheduler`.
   ///   - exhaustivity: ``Exhaustivity-swift.enum/on`` (the default) or
   ///     ``Exhaustivity-swift.enum/off``.
+  ///   - schedulers: The test schedulers the effects use (`[scheduler]`). When one of them
+  ///     holds work and nothing has happened for 200 ms, an `await` of `receive` or `finish`
+  ///     fails at once, naming the scheduler and when its next work is due, instead of waiting
+  ///     out its timeout: the test forgot to advance it. None by default: the waits last their
+  ///     whole timeout.
   ///   - fileID: Where the end-of-life checks are reported if the test
   ///     never calls ``finish(fileID:filePath:line:column:)``.
   ///   - filePath: See `fileID`.
@@ -104,13 +111,14 @@ public final class TestStore<State: Equatable> {
   ///   - column: See `fileID`.
   public init(
     reducer: @escaping Reducer<State>, state: State, middlewares: [Middleware<State>] = [],
-    exhaustivity: Exhaustivity = .on,
+    exhaustivity: Exhaustivity = .on, schedulers: [any ManuallyAdvancedScheduler] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) {
     let log = TestStoreLog<State>()
     self.log = log
     self.exhaustivity = exhaustivity
+    self.schedulers = schedulers
     creation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     store = Store(reducer: reducer, state: state, middlewares: [log.middleware] + middlewares)
   }
@@ -273,12 +281,12 @@ public final class TestStore<State: Equatable> {
     column: UInt = #column
   ) async {
     let matches = Self.equality(expected)
-    await waitForReceived(matching: matches, timeout: timeout)
+    let waited = await waitForReceived(matching: matches, timeout: timeout)
     receive(
       matching: matches, expected: readableActionDescription(expected),
       update: updateStateToExpectedResult,
       at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
-      waited: timeout)
+      waited: waited)
   }
 
   /// Waits up to `timeout` for an action of type `type` to be received, then asserts it like
@@ -290,12 +298,12 @@ public final class TestStore<State: Equatable> {
     column: UInt = #column
   ) async {
     let matches: (any StoreAction) -> Bool = { $0 is Action }
-    await waitForReceived(matching: matches, timeout: timeout)
+    let waited = await waitForReceived(matching: matches, timeout: timeout)
     receive(
       matching: matches, expected: "an action of type \(Action.self)",
       update: updateStateToExpectedResult,
       at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
-      waited: timeout)
+      waited: waited)
   }
 
   /// Waits up to `timeout` for an action of type `type` that satisfies `predicate` to be
@@ -312,14 +320,14 @@ public final class TestStore<State: Equatable> {
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async {
-    await waitForReceived(
+    let waited = await waitForReceived(
       matching: { ($0 as? Action).map(predicate) ?? false }, timeout: timeout)
     receive(
       matching: { ($0 as? Action).map(predicate) ?? false },
       expected: "an action of type \(Action.self) matching the predicate",
       update: updateStateToExpectedResult,
       at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
-      waited: timeout)
+      waited: waited)
   }
 
   /// Discards the received actions that the test has not asserted, so that the next send, or
@@ -357,8 +365,14 @@ public final class TestStore<State: Equatable> {
     column: UInt = #column
   ) async {
     let log = self.log
-    _ = await log.wait(timeout: timeout) { log.runningEffects.isEmpty }
-    checkEnd(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    let outcome = await log.wait(timeout: timeout, watching: schedulers) {
+      log.runningEffects.isEmpty
+    }
+    var stall: String?
+    if case .stalled(let message) = outcome { stall = message }
+    checkEnd(
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      stall: stall)
   }
 
   // MARK: Checks
@@ -369,22 +383,38 @@ public final class TestStore<State: Equatable> {
     { ($0 as? Action) == expected }
   }
 
+  /// How an `await` of `receive` waited: for how long at most, and whether it stopped early
+  /// because a watched scheduler held work and nothing happened.
+  private struct Waited {
+    let timeout: Duration
+    let stall: String?
+
+    /// What follows "no action was received" in a failure.
+    var ending: String {
+      guard let stall else { return " within \(timeout)" }
+      return " for \(readableDuration(TestStoreLog<State>.stallInterval)), and a test scheduler "
+        + "holds work: \(stall)"
+    }
+  }
+
   nonisolated(nonsending) private func waitForReceived(
     matching matches: (any StoreAction) -> Bool, timeout: Duration
-  ) async {
+  ) async -> Waited {
     let log = self.log
     let exhaustive = exhaustivity == .on
-    _ = await log.wait(timeout: timeout) {
+    let outcome = await log.wait(timeout: timeout, watching: schedulers) {
       let pending = log.pendingReceived
       return exhaustive ? !pending.isEmpty : pending.contains { matches($0.action) }
     }
+    guard case .stalled(let stall) = outcome else { return Waited(timeout: timeout, stall: nil) }
+    return Waited(timeout: timeout, stall: stall)
   }
 
   private func receive(
     matching matches: (any StoreAction) -> Bool, expected: String,
-    update: ((inout State) throws -> Void)?, at site: CallSite, waited: Duration? = nil
+    update: ((inout State) throws -> Void)?, at site: CallSite, waited: Waited? = nil
   ) {
-    let within = waited.map { " within \($0)" } ?? ""
+    let within = waited?.ending ?? ""
     if exhaustivity == .off {
       let pending = log.pendingReceived
       guard let found = log.popReceived(firstMatching: matches) else {
@@ -453,8 +483,9 @@ public final class TestStore<State: Equatable> {
       """, at: site)
   }
 
-  /// The end-of-test checks.
-  private func checkEnd(at site: CallSite) {
+  /// The end-of-test checks; `stall` says which watched scheduler holds work if an `await` of
+  /// `finish` stopped waiting early.
+  private func checkEnd(at site: CallSite, stall: String? = nil) {
     finished = true
     guard exhaustivity == .on else { return }
     let unasserted = log.clearReceived()
@@ -467,12 +498,17 @@ public final class TestStore<State: Equatable> {
         Assert them with receive(_:), or skip them with skipReceivedActions().
         """, at: site)
     }
+    let advice =
+      stall.map {
+        "Nothing happened for \(readableDuration(TestStoreLog<State>.stallInterval)), and a "
+          + "test scheduler holds work: \($0)."
+      } ?? "Let it finish (advance its scheduler), cancel it, or call skipInFlightEffects()."
     for effect in log.runningEffects {
       reportTestFailure(
         """
         An effect is still running at the end of the test: \(effect.description), \
         started by \(describe(effect.cause)).
-        Let it finish (advance its scheduler), cancel it, or call skipInFlightEffects().
+        \(advice)
         """, at: effect.cause.sentBy?.site ?? site)
     }
     log.forgetRunningEffects()

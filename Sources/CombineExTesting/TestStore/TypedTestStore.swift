@@ -31,7 +31,8 @@ import Testing
 /// ```
 ///
 /// It checks exactly what a ``TestStore`` checks (it drives one), with these differences:
-/// - `send(_:assert:fileID:filePath:line:column:)` takes an `Action`, and
+/// - `send(_:assert:fileID:filePath:line:column:)` takes an `Action` (with leading-dot
+///   syntax), or any other `StoreAction` (a thunk, a `RetainedPublisherAction`), and
 ///   `receive(_:assert:fileID:filePath:line:column:)` an `Action` value (when `Action` is
 ///   `Equatable`). Received actions of other types are asserted by type, with
 ///   ``receive(_:assert:fileID:filePath:line:column:)-(Received.Type,_,_,_,_,_)`` and
@@ -81,6 +82,9 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   ///     `TestScheduler`.
   ///   - exhaustivity: `.on` (the default) or `.off`.
   ///   - timeout: How long the `async` forms wait when given no timeout (``timeout``).
+  ///   - schedulers: The test schedulers the effects use: an `await` of `receive` or `finish`
+  ///     fails at once when one of them holds work and nothing has happened for 200 ms (the
+  ///     test forgot to advance it), as for ``TestStore``'s `schedulers:`.
   ///   - fileID: Where the end-of-life checks are reported if the test never calls
   ///     ``finish(fileID:filePath:line:column:)``.
   ///   - filePath: See `fileID`.
@@ -89,14 +93,14 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   public init(
     reducer: @escaping Reducer<State>, state: State, action: Action.Type = Action.self,
     middlewares: [Middleware<State>] = [], exhaustivity: Exhaustivity = .on,
-    timeout: Duration = defaultTimeout,
+    timeout: Duration = defaultTimeout, schedulers: [any ManuallyAdvancedScheduler] = [],
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) {
     self.timeout = timeout
     store = TestStore(
       reducer: reducer, state: state, middlewares: middlewares, exhaustivity: exhaustivity,
-      fileID: fileID, filePath: filePath, line: line, column: column)
+      schedulers: schedulers, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   // MARK: State and what is pending
@@ -150,6 +154,49 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// the actions they send later are asserted with `await store.receive(...)`.
   nonisolated(nonsending) public func send(
     _ action: Action,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    store.send(
+      action, assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath,
+      line: line, column: column)
+  }
+
+  /// Sends an action of any other type (a `Thunk`, a `PublisherAction` or
+  /// `RetainedPublisherAction`, another feature's action) and checks the state right after it,
+  /// as ``TestStore/send(_:assert:fileID:filePath:line:column:)`` does.
+  ///
+  /// ```swift
+  /// store.send(Thunk<Search> { dispatch, _ in dispatch(SearchAction.queryChanged("swift")) })
+  /// store.receive(.queryChanged("swift")) { $0.query = "swift" }
+  /// ```
+  ///
+  /// The feature's own actions keep their leading-dot syntax: `send(.queryChanged("swift"))`
+  /// picks the `Action` form (this one is a disfavored overload).
+  @_disfavoredOverload
+  public func send(
+    _ action: any StoreAction,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    store.send(
+      action, assert: updateStateToExpectedResult, fileID: fileID, filePath: filePath,
+      line: line, column: column)
+  }
+
+  /// Sends an action of any other type and checks the state right after it: the `await` form
+  /// of the synchronous one, returning once the store has processed the action.
+  ///
+  /// ```swift
+  /// await store.send(RetainedPublisherAction<Search> { dispatch, _, cancellables, cleanup in
+  ///   // start a pipeline that dispatches SearchAction values
+  /// })
+  /// ```
+  @_disfavoredOverload
+  nonisolated(nonsending) public func send(
+    _ action: any StoreAction,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column

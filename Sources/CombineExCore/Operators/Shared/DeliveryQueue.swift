@@ -1,6 +1,6 @@
 /// One thing a ``DeliveryQueue`` hands its deliverer: a value or the completion.
 @usableFromInline
-enum DeliveryItem<Output, Failure: Error> {
+package enum DeliveryItem<Output, Failure: Error> {
   /// A value; the deliverer reports back (``DeliveryQueue/next()``) once it was delivered.
   case value(Output)
   /// The completion; nothing follows.
@@ -26,10 +26,13 @@ enum DeliveryItem<Output, Failure: Error> {
 ///
 /// Queued values have already been counted against the subscriber's demand by the machine that
 /// offers them, so the queue never holds more than the subscriber asked for.
+///
+/// Package-visible for CombineEx: `applyLatest(from:)`'s runs deliver an action's events
+/// through one.
 @usableFromInline
-struct DeliveryQueue<Output, Failure: Error> {
+package struct DeliveryQueue<Output, Failure: Error> {
   @inlinable
-  init() {}
+  package init() {}
 
   /// Whether some caller holds the deliverer role.
   @usableFromInline
@@ -52,7 +55,7 @@ struct DeliveryQueue<Output, Failure: Error> {
   /// deliverer (and must deliver it now); otherwise it was queued (or dropped, once closed or
   /// completing).
   @inlinable
-  mutating func offer(_ value: Output) -> Output? {
+  package mutating func offer(_ value: Output) -> Output? {
     guard !isClosed, completion == nil else { return nil }
     if isDelivering {
       values.append(value)
@@ -80,7 +83,7 @@ struct DeliveryQueue<Output, Failure: Error> {
 
   /// The deliverer's next item; `nil` gives up the deliverer role.
   @inlinable
-  mutating func next() -> DeliveryItem<Output, Failure>? {
+  package mutating func next() -> DeliveryItem<Output, Failure>? {
     if !isClosed {
       if let value = values.popFirst() { return .value(value) }
       if let completion {
@@ -97,7 +100,7 @@ struct DeliveryQueue<Output, Failure: Error> {
   /// Drops everything queued: nothing more is delivered (a delivery in progress finishes, and
   /// its deliverer then finds nothing to do).
   @inlinable
-  mutating func close() {
+  package mutating func close() {
     isClosed = true
     values.removeAll()
     completion = nil

@@ -142,15 +142,68 @@ final class TestStoreLog<State>: @unchecked Sendable {
 
   // MARK: Waiting
 
+  /// How a wait ended.
+  enum WaitOutcome {
+    /// The condition holds.
+    case satisfied
+    /// The timeout passed.
+    case timedOut
+    /// Nothing happened for ``stallInterval`` while a watched scheduler held work: the test
+    /// must advance it. The message says which scheduler, and when its next work is due.
+    case stalled(String)
+  }
+
+  /// How long a wait watching schedulers lets nothing happen before it gives up, when one of
+  /// them holds work.
+  static var stallInterval: Duration { .milliseconds(200) }
+
   /// Suspends until `condition` holds or `timeout` passes; returns whether it holds. The
   /// condition is checked on the caller's task, first at once, then whenever an action is
   /// received or an effect ends.
   nonisolated(nonsending) func wait(timeout: Duration, until condition: () -> Bool) async -> Bool {
+    guard case .satisfied = await wait(timeout: timeout, watching: [], until: condition) else {
+      return false
+    }
+    return true
+  }
+
+  /// Suspends until `condition` holds or `timeout` passes, like ``wait(timeout:until:)``; and
+  /// if `schedulers` is not empty, also stops when nothing has happened for
+  /// ``stallInterval`` (no action received, no effect ended, no scheduler advanced or given
+  /// work) while one of them holds work: the only thing that could make progress then is an
+  /// advance the test forgot.
+  nonisolated(nonsending) func wait(
+    timeout: Duration, watching schedulers: [any ManuallyAdvancedScheduler],
+    until condition: () -> Bool
+  ) async -> WaitOutcome {
     let deadline = ContinuousClock.now + timeout
+    var quiet = (
+      since: ContinuousClock.now, changes: lock.withLock { changes },
+      work: schedulers.map(\.waitingWork)
+    )
     while true {
       let seen = lock.withLock { changes }
-      if condition() { return true }
-      if ContinuousClock.now >= deadline { return false }
+      if condition() { return .satisfied }
+      let now = ContinuousClock.now
+      if now >= deadline { return .timedOut }
+      var wakeUp = deadline
+      if !schedulers.isEmpty {
+        let work = schedulers.map(\.waitingWork)
+        if seen != quiet.changes || work != quiet.work {
+          quiet = (now, seen, work)
+        } else if now - quiet.since >= Self.stallInterval,
+          let stall = Self.stallMessage(schedulers, work)
+        {
+          return .stalled(stall)
+        }
+        // Look again when the quiet will have lasted long enough; if it has already, no
+        // scheduler holds work: look again one interval from now (work may be scheduled
+        // without anything else changing).
+        let quietLongEnough = now - quiet.since >= Self.stallInterval
+        wakeUp = min(
+          deadline, quietLongEnough ? now + Self.stallInterval : quiet.since + Self.stallInterval)
+      }
+      let until = wakeUp
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let resume = ResumeOnce(continuation)
         let id = lock.withLock { () -> UInt64? in
@@ -162,7 +215,7 @@ final class TestStoreLog<State>: @unchecked Sendable {
         }
         guard let id else { return resume() }
         let timer = Task {
-          try? await Task.sleep(until: deadline, clock: .continuous)
+          try? await Task.sleep(until: until, clock: .continuous)
           resume()
         }
         resume.onResume { [self] in
@@ -171,6 +224,18 @@ final class TestStoreLog<State>: @unchecked Sendable {
         }
       }
     }
+  }
+
+  /// "advance the test scheduler TestSchedulerOf<DispatchQueue>: the next action is scheduled
+  /// at +300 ms", for the first of `schedulers` that holds work (`work` is what each holds).
+  private static func stallMessage(
+    _ schedulers: [any ManuallyAdvancedScheduler], _ work: [WaitingWork]
+  ) -> String? {
+    guard let index = work.firstIndex(where: { $0.count > 0 }) else { return nil }
+    let position = schedulers.count > 1 ? " (schedulers[\(index)])" : ""
+    let due = work[index].nextDueIn.map { " at +\(readableDuration($0))" } ?? ""
+    return "advance the test scheduler \(schedulers[index])\(position): the next action is "
+      + "scheduled\(due)"
   }
 
   /// Counts a change (an action received, an effect ended) and wakes the waiters.
@@ -256,4 +321,29 @@ private final class ResumeOnce: @unchecked Sendable {
     }
     if runNow { action() }
   }
+}
+
+/// `"300 ms"`, `"1.5 s"`, `"250 µs"`: a duration as a test writes it.
+func readableDuration(_ duration: Duration) -> String {
+  let (seconds, attoseconds) = duration.components
+  if seconds >= 1 {
+    return "\(decimal(seconds, attoseconds / 1_000_000_000_000_000, digits: 3)) s"
+  }
+  let nanoseconds = attoseconds / 1_000_000_000
+  switch nanoseconds {
+  case 1_000_000...:
+    return "\(decimal(nanoseconds / 1_000_000, nanoseconds % 1_000_000, digits: 6)) ms"
+  case 1_000...: return "\(decimal(nanoseconds / 1_000, nanoseconds % 1_000, digits: 3)) µs"
+  default: return "\(nanoseconds) ns"
+  }
+}
+
+/// `whole` and a fraction of `digits` decimal digits, without trailing zeros: `1.5`, `300`.
+private func decimal(_ whole: Int64, _ fraction: Int64, digits: Int) -> String {
+  guard fraction != 0 else { return "\(whole)" }
+  let padded =
+    String(repeating: "0", count: max(0, digits - String(fraction).count))
+    + String(fraction)
+  let trimmed = padded.reversed().drop { $0 == "0" }.reversed()
+  return "\(whole).\(String(trimmed))"
 }
