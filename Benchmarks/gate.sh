@@ -12,7 +12,11 @@
 # A gated workload fails when it runs more than TOLERANCE percent (5) more instructions per unit
 # than its baseline. Workloads that hand work to other threads (the dispatch-queue hops h2 and up,
 # and their floor a2: their counts vary with scheduling) are reported, not gated. A workload without a baseline
-# is reported as new; run --update to add it.
+# is reported as new; run --update to add it. The comparison with swift-async-algorithms (keys x1
+# and up: tasks, timed by the wall clock) is not run here at all.
+#
+# After the table, the sweep entries (keys s.*) that run more than 10 times e1's instructions
+# are listed, for information (issue 30: each needs a reason in Docs/Performance.md).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -38,7 +42,7 @@ command -v valgrind > /dev/null \
 if ! $reuse; then
   # SwiftPM does not recompile the workloads when only the body of an @inlinable function of the
   # root package changed (see callgrind.sh): touch them, or the gate measures the old code.
-  touch Sources/Workloads/*.swift
+  touch Sources/Workloads/*.swift Sources/Comparisons/*.swift
   swift build -c release --product combineex-benchmarks > /dev/null
 fi
 binary="$(swift build -c release --show-bin-path)/combineex-benchmarks"
@@ -64,7 +68,8 @@ region=$(nm "$out/combineex-benchmarks" | awk '$3 ~ /measuredRegion/ { print $3 
 # Deterministic hashing: with the usual per-process random seed, a workload that hashes (the
 # store's, j3) ran up to 3% more or fewer instructions from one run to the next.
 hop_keys=$reported_only
-skip_hops=()
+# The swift-async-algorithms comparison runs on tasks: not measured here.
+skip_hops=(--skip x)
 for key in $hop_keys; do skip_hops+=(--skip "$key"); done
 
 : > "$out/measured.tsv"
@@ -124,15 +129,26 @@ awk -v tolerance="$tolerance" -v reported="$reported_only" -F '\t' '
       else if (now > base[key] * (1 + tolerance / 100)) { status = "WORSE"; worse++ }
       else status = "ok"
     }
-    rows[++n] = sprintf("%-4s %12s %12s %8s  %s", key, (key in base) ? base[key] : "-", now, change, status)
+    rows[++n] = sprintf("%-22s %12s %12s %8s  %s", key, (key in base) ? base[key] : "-", now, change, status)
     seen[key] = 1
+    order[n] = key
+    measured[key] = now
   }
   END {
-    printf "%-4s %12s %12s %8s  %s\n", "key", "baseline", "now", "change", "status"
+    printf "%-22s %12s %12s %8s  %s\n", "key", "baseline", "now", "change", "status"
     for (i = 1; i <= n; i++) print rows[i]
     for (key in base) if (!(key in seen)) {
-      printf "%-4s %12s %12s %8s  %s\n", key, base[key], "-", "", "MISSING (workload gone?)"
+      printf "%-22s %12s %12s %8s  %s\n", key, base[key], "-", "", "MISSING (workload gone?)"
       worse++
+    }
+    if ("e1" in measured) {
+      for (i = 1; i <= n; i++) {
+        key = order[i]
+        if (key ~ /^s\./ && measured[key] > measured["e1"] * 10)
+          heavy = heavy sprintf("  %-22s %12s  %5.1fx e1\n", key, measured[key], measured[key] / measured["e1"])
+      }
+      if (heavy != "")
+        printf "\nsweep entries above 10x e1 (%s instructions; each needs its reason in Docs/Performance.md):\n%s", measured["e1"], heavy
     }
     if (worse) {
       printf "\ngate: %d workload(s) more than %s%% worse than Benchmarks/baseline.tsv (instructions per unit).\n", worse, tolerance
