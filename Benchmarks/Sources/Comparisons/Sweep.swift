@@ -19,13 +19,9 @@ import Foundation
 // type must appear here once, as the first argument of `swept` or `sweptConnectable`, or in
 // `sweepExemptions`, with a reason. So a new publisher cannot be left out of the sweep.
 
-/// Every entry of the sweep, in the registry's order, except that the two entries whose
-/// operator sets a queue's timer run last: cancelling a timer leaves work to the queue's
-/// threads, which changed the instruction counts of the entries after them by up to 3% from one
-/// gate run to the next.
+/// Every entry of the sweep, in the registry's order.
 public func sweepWorkloads() -> [Workload] {
   sweptSources() + sweptOperators() + sweptTimeOperators() + sweptCombineExTypes()
-    + sweptQueueTimers()
 }
 
 /// The types that the sweep cannot subscribe to synchronously, each with the reason.
@@ -333,11 +329,11 @@ private func sweptOperators() -> [Workload] {
   return operators
 }
 
-// MARK: Time, on the ImmediateScheduler
+// MARK: Time, on the ImmediateScheduler (or one whose clock stands still, for timers)
 
 private func sweptTimeOperators() -> [Workload] {
   let immediate = ImmediateScheduler.shared
-  return [
+  var operators = [
     swept("Publishers.Debounce", ".debounce(for: 0, scheduler: immediate)") {
       OneValue<Int, Never>($0).debounce(for: .seconds(0), scheduler: immediate)
     },
@@ -346,6 +342,9 @@ private func sweptTimeOperators() -> [Workload] {
     },
     swept("Publishers.Throttle", ".throttle(for: 0, immediate, latest: true)") {
       OneValue<Int, Never>($0).throttle(for: .seconds(0), scheduler: immediate, latest: true)
+    },
+    swept("Publishers.Timeout", ".timeout(100 s, scheduler: still clock)") {
+      OneValue<Int, Never>($0).timeout(.seconds(100), scheduler: StillScheduler())
     },
     swept("Publishers.MeasureInterval", ".measureInterval(using: immediate)") {
       OneValue<Int, Never>($0).measureInterval(using: immediate)
@@ -357,20 +356,10 @@ private func sweptTimeOperators() -> [Workload] {
       OneValue<Int, Never>($0).subscribe(on: immediate)
     },
   ]
-}
-
-/// The operators that set a timer on a serial queue (100 s, cancelled once the value and the
-/// completion have come: the queue never runs the timer).
-private func sweptQueueTimers() -> [Workload] {
-  var operators = [
-    swept("Publishers.Timeout", ".timeout(100 s, scheduler: a queue)") {
-      OneValue<Int, Never>($0).timeout(.seconds(100), scheduler: sweepScheduler)
-    }
-  ]
   #if !BENCH_OPENCOMBINE
     operators += [
-      swept("Publishers.CollectByTime", ".collect(.byTime(a queue, 100 s))") {
-        OneValue<Int, Never>($0).collect(.byTime(sweepScheduler, .seconds(100)))
+      swept("Publishers.CollectByTime", ".collect(.byTime(still clock, 100 s))") {
+        OneValue<Int, Never>($0).collect(.byTime(StillScheduler(), .seconds(100)))
       }
     ]
   #endif

@@ -3,7 +3,6 @@ import Foundation
 
 #if BENCH_OPENCOMBINE
   import OpenCombine
-  import OpenCombineDispatch
 #else
   import CombineEx
 #endif
@@ -99,18 +98,36 @@ struct DiscardingStream: TextOutputStream {
   mutating func write(_ string: String) {}
 }
 
-/// The serial queue of the entries whose operator schedules a timer (`timeout`,
-/// `collect(.byTime)`): the timer is set for 100 s, and cancelled when the value and the
-/// completion have come, so the queue never runs anything.
-let sweepQueue = DispatchQueue(label: "sweep")
+/// The scheduler of the entries whose operator sets a timer beside its values (`timeout`,
+/// `collect(.byTime)`): its clock stands still, so a timer never fires (it is set, then
+/// cancelled when the completion comes), and work scheduled for now runs at once, on the
+/// calling thread. On the `ImmediateScheduler`, the timer would fire at once (a timeout before
+/// the value); on a queue, the values would arrive on the queue's thread, after the sink's
+/// cancel or not, depending on timing.
+struct StillScheduler: Scheduler {
+  typealias SchedulerTimeType = ImmediateScheduler.SchedulerTimeType
+  typealias SchedulerOptions = Never
 
-#if BENCH_OPENCOMBINE
-  /// ``sweepQueue`` as a scheduler (OpenCombine's is spelled `ocombine`).
-  var sweepScheduler: DispatchQueue.OCombine { sweepQueue.ocombine }
-#else
-  /// ``sweepQueue`` as a scheduler.
-  var sweepScheduler: DispatchQueue { sweepQueue }
-#endif
+  var now: SchedulerTimeType { ImmediateScheduler.shared.now }
+
+  var minimumTolerance: SchedulerTimeType.Stride { ImmediateScheduler.shared.minimumTolerance }
+
+  func schedule(options: Never?, _ action: @escaping () -> Void) {
+    action()
+  }
+
+  func schedule(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
+    _ action: @escaping () -> Void
+  ) {}
+
+  func schedule(
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void
+  ) -> any Cancellable {
+    AnyCancellable {}
+  }
+}
 
 /// A type that the sweep does not subscribe to, with the reason: the completeness test
 /// (Tests/ConformanceTests/BenchmarkSweepTests.swift) accepts a registry type that is either
