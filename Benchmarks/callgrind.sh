@@ -14,7 +14,7 @@ scale=${2:-0.1}
 # SwiftPM does not recompile the workloads when only the body of an @inlinable function of the
 # root package changed, and the workloads inline those bodies: touch them so they are rebuilt
 # every time, or the counts measure the old code.
-touch Sources/Workloads/*.swift
+touch Sources/Workloads/*.swift Sources/Comparisons/*.swift
 swift build -c release --product combineex-benchmarks > /dev/null
 binary="$(swift build -c release --show-bin-path)/combineex-benchmarks"
 out=".build/callgrind"

@@ -164,3 +164,27 @@ public final class Total {
     storage.pointee &+= value
   }
 }
+
+/// The latest value a sink stored, for workloads that read a derived value after each change
+/// (`k5`); pointer-backed for the reason ``Total`` is.
+public final class Cell {
+  @usableFromInline
+  let storage: UnsafeMutablePointer<Int>
+
+  /// Creates a cell holding zero.
+  public init() {
+    storage = .allocate(capacity: 1)
+    storage.initialize(to: 0)
+  }
+
+  deinit {
+    storage.deallocate()
+  }
+
+  /// The stored value.
+  @inlinable
+  public var value: Int {
+    get { storage.pointee }
+    set { storage.pointee = newValue }
+  }
+}

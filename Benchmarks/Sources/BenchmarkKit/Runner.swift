@@ -1,15 +1,43 @@
 import Foundation
 import MallocCounter
 
-/// Runs CombineEx's workloads and OpenCombine's side by side, in this process, and prints the
-/// table, the notes and the summary. `arguments` are the command line's (without the program
-/// name): `--runs N`, `--scale X`, and workload keys or key prefixes to run a subset.
-public func runBenchmarks(
-  combineEx: [Workload], openCombine: [Workload], arguments: [String]
-) {
+/// One table of the report: CombineEx's workloads beside another library's, paired by key.
+public struct Comparison {
+  /// The other library, as the table's column and the summary name it (`OpenCombine`).
+  public let library: String
+  /// The other library's version, for the report's first line.
+  public let version: String
+  /// What `--only` calls the other library's side (`opencombine`).
+  public let option: String
+  /// A line printed above the table, saying what it measures; `nil` for none.
+  public let caption: String?
+  /// CombineEx's workloads, in report order.
+  public let ours: [Workload]
+  /// The other library's workloads; those whose key CombineEx lacks run after CombineEx's.
+  public let theirs: [Workload]
+
+  /// Creates a table.
+  public init(
+    library: String, version: String, option: String, caption: String? = nil,
+    ours: [Workload], theirs: [Workload]
+  ) {
+    self.library = library
+    self.version = version
+    self.option = option
+    self.caption = caption
+    self.ours = ours
+    self.theirs = theirs
+  }
+}
+
+/// Runs CombineEx's workloads beside the other libraries' (OpenCombine's,
+/// swift-async-algorithms'), in this process, one table per comparison, and prints the tables,
+/// the notes and the summary. `arguments` are the command line's (without the program name):
+/// `--runs N`, `--scale X`, and workload keys or key prefixes to run a subset.
+public func runBenchmarks(_ comparisons: [Comparison], arguments: [String]) {
   let options: Options
   do {
-    options = try Options(arguments)
+    options = try Options(arguments, libraries: comparisons.map(\.option))
   } catch {
     print("error: \(error)\n\n\(Options.usage)")
     exit(2)
@@ -18,18 +46,30 @@ public func runBenchmarks(
     print(Options.usage)
     return
   }
-  var runner = Runner(options: options)
+  let keys = comparisons.flatMap { $0.ours.map(\.key) + $0.theirs.map(\.key) }
+  var runner = Runner(options: options, keyWidth: (keys.map(\.count).max() ?? 0) + 1)
   runner.checkAllocationCounting()
-  runner.printHeader()
-  let ours = options.libraries.contains(.combineEx) ? combineEx : []
-  let theirs = options.libraries.contains(.openCombine) ? openCombine : []
-  let theirsByKey = Dictionary(theirs.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-  let oursByKey = Dictionary(ours.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-  // CombineEx's order, then any workload only OpenCombine's build has.
-  var keys = ours.map(\.key)
-  keys += theirs.map(\.key).filter { oursByKey[$0] == nil }
-  for key in keys where options.selects(key) {
-    runner.run(oursByKey[key], theirsByKey[key])
+  var libraries: [String] = []
+  for comparison in comparisons {
+    let name = "\(comparison.library) \(comparison.version)"
+    if !libraries.contains(name) { libraries.append(name) }
+  }
+  runner.printHeader(libraries)
+  for comparison in comparisons {
+    let ours = options.runsCombineEx ? comparison.ours : []
+    let theirs = options.runs(comparison.option) ? comparison.theirs : []
+    let selected = (ours + theirs).contains { options.selects($0.key) }
+    guard selected else { continue }
+    runner.printTableHeader(comparison)
+    let theirsByKey = Dictionary(
+      theirs.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    let oursByKey = Dictionary(ours.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    // CombineEx's order, then any workload only the other library's build has.
+    var keys = ours.map(\.key)
+    keys += theirs.map(\.key).filter { oursByKey[$0] == nil }
+    for key in keys where options.selects(key) {
+      runner.run(oursByKey[key], theirsByKey[key], against: comparison.library)
+    }
   }
   runner.printFooter()
 }
@@ -42,13 +82,19 @@ struct Options {
   var skippedKeys: [String] = []
   var wallClock = false
   var printsUnits = false
-  var libraries: Set<Library> = [.combineEx, .openCombine]
+  /// The one library whose side runs (`--only`): `combineex` or another library's option;
+  /// `nil` runs both sides of every table.
+  var only: String?
   var showsHelp = false
 
-  enum Library {
-    case combineEx
-    case openCombine
-  }
+  /// Whether CombineEx's side runs.
+  var runsCombineEx: Bool { only == nil || only == "combineex" }
+
+  /// Whether the side of the library that `--only` calls `option` runs.
+  func runs(_ option: String) -> Bool { only == nil || only == option }
+
+  /// Whether both sides of each table run.
+  var runsBothSides: Bool { only == nil }
 
   static let usage = """
     usage: swift run -c release --package-path Benchmarks \
@@ -59,7 +105,8 @@ struct Options {
       --wall             time every workload by the wall clock (by default, workloads that run
                          on one thread are timed by that thread's processor time, which a
                          loaded machine disturbs less)
-      --only LIBRARY     run one library's build only, combineex or opencombine (to profile it)
+      --only LIBRARY     run one library's build only: combineex, opencombine or asyncalgorithms
+                         (to profile it)
       --print-units      also print `units KEY N` after each row (for scripts: callgrind.sh)
       --skip KEY         do not run the workloads whose key starts with KEY (repeatable)
       KEY ...            run only the workloads whose key starts with one of these (a, b, c1 ...)
@@ -69,7 +116,8 @@ struct Options {
     let description: String
   }
 
-  init(_ arguments: [String]) throws {
+  /// Reads `arguments`; `libraries` are the other libraries' `--only` names.
+  init(_ arguments: [String], libraries: [String] = ["opencombine"]) throws {
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       switch argument {
@@ -88,11 +136,11 @@ struct Options {
       case "--print-units":
         printsUnits = true
       case "--only":
-        switch remaining.popFirst()?.lowercased() {
-        case "combineex": libraries = [.combineEx]
-        case "opencombine": libraries = [.openCombine]
-        default: throw Invalid(description: "--only needs combineex or opencombine")
+        let known = ["combineex"] + libraries
+        guard let library = remaining.popFirst()?.lowercased(), known.contains(library) else {
+          throw Invalid(description: "--only needs one of \(known.joined(separator: ", "))")
         }
+        only = library
       case "--skip":
         guard let key = remaining.popFirst(), !key.hasPrefix("-") else {
           throw Invalid(description: "--skip needs a workload key")
@@ -132,18 +180,21 @@ struct Result {
 /// Runs workloads and keeps what the report's summary needs.
 struct Runner {
   let options: Options
+  /// The width of the key column: the longest key, and a space.
+  let keyWidth: Int
   let startLoad = loadAverage()
   var countingWorks = false
   /// CombineEx's median per workload key, for targets relative to another workload.
   var medians: [String: Double] = [:]
-  /// Ratios OpenCombine / CombineEx, in run order.
-  var ratios: [(key: String, ratio: Double)] = []
+  /// Ratios other library / CombineEx, in run order.
+  var ratios: [(library: String, key: String, ratio: Double)] = []
   var met: [String] = []
   var missed: [String] = []
   var notes: [String] = []
 
-  init(options: Options) {
+  init(options: Options, keyWidth: Int) {
     self.options = options
+    self.keyWidth = max(4, keyWidth)
   }
 
   /// Checks that the process's allocation functions are the counting ones.
@@ -153,7 +204,7 @@ struct Runner {
     countingWorks = (bench.sample?.allocations ?? 0) >= 1
   }
 
-  func printHeader() {
+  func printHeader(_ libraries: [String]) {
     let clock =
       options.wallClock
       ? "wall-clock time"
@@ -161,7 +212,7 @@ struct Runner {
         + "wall-clock time for the others"
     print(
       """
-      CombineEx vs OpenCombine 0.14.0, release build, both in this process.
+      CombineEx vs \(libraries.joined(separator: " and ")), release build, all in this process.
       \(Date()), \(processorCount()) processors, load average \(format(startLoad, 2)) at start\
       \(options.scale == 1 ? "" : ", sizes scaled by \(format(options.scale, 3))")
       time: median of \(options.runs) runs per library (alternating, after a warm-up run and a \
@@ -170,17 +221,24 @@ struct Runner {
       allocs: heap allocations per unit in the counting run, counted by this program's own \
       malloc, calloc, realloc, memalign, posix_memalign and aligned_alloc, which forward to \
       glibc\(countingWorks ? "" : " (NOT ACTIVE on this system: shown as ?)").
-      ratio: OpenCombine / CombineEx (above 1: CombineEx is faster or smaller).
-
+      ratio: the other library / CombineEx (above 1: CombineEx is faster or smaller).
       """)
-    print(
-      Columns.row(
-        "key", "workload", "n", "per", "CombineEx", "OpenCombine", "ratio", "target",
-        "allocs CEx | OC"))
   }
 
-  /// Runs one workload in each library's build that has it, and prints its row.
-  mutating func run(_ ours: Workload?, _ theirs: Workload?) {
+  /// Prints a table's caption and its column titles.
+  func printTableHeader(_ comparison: Comparison) {
+    print("")
+    if let caption = comparison.caption { print(caption) }
+    let short = comparison.library.filter(\.isUppercase)
+    print(
+      Columns.row(
+        keyWidth, "key", "workload", "n", "per", "CombineEx", comparison.library, "ratio",
+        "target", "allocs CEx | \(short.isEmpty ? comparison.library : short)"))
+  }
+
+  /// Runs one workload in each library's build that has it, and prints its row; `library` is
+  /// the other library's name.
+  mutating func run(_ ours: Workload?, _ theirs: Workload?, against library: String) {
     guard let workload = ours ?? theirs else { return }
     if let ours, let theirs, theirs.metric != ours.metric {
       fatalError("workload \(workload.key) measures different metrics in the two builds")
@@ -212,7 +270,7 @@ struct Runner {
       ratio = their.median / our.median
       // A floor that uses neither library (the raw loop) says nothing about the libraries.
       if !workload.title.contains("no library") {
-        ratios.append((workload.key, their.median / our.median))
+        ratios.append((library, workload.key, their.median / our.median))
       }
     }
 
@@ -233,7 +291,8 @@ struct Runner {
       ? "-" : verdicts.map { ($0.passed ? "" : "MISS ") + $0.description }.joined(separator: ", ")
     print(
       Columns.row(
-        workload.key, workload.title, abbreviated((our ?? their)?.units ?? 0), workload.unit,
+        keyWidth, workload.key, workload.title, abbreviated((our ?? their)?.units ?? 0),
+        workload.unit,
         our.map { display($0, workload.metric) } ?? "n/a",
         their.map { display($0, workload.metric) } ?? "n/a",
         ratio.map { "\(format($0, 1))x" } ?? "-",
@@ -241,10 +300,10 @@ struct Runner {
         "\(our.map(allocations) ?? "-") | \(their.map(allocations) ?? "-")"))
     if options.printsUnits { print("units \(workload.key) \((our ?? their)?.units ?? 0)") }
     if let note = ours?.note { notes.append("\(workload.key) CombineEx: \(note)") }
-    if let note = theirs?.note { notes.append("\(workload.key) OpenCombine: \(note)") }
-    if ours == nil || theirs == nil, options.libraries.count == 2 {
+    if let note = theirs?.note { notes.append("\(workload.key) \(library): \(note)") }
+    if ours == nil || theirs == nil, options.runsBothSides {
       notes.append(
-        "\(workload.key): \(ours == nil ? "OpenCombine" : "CombineEx") only (the other library "
+        "\(workload.key): \(ours == nil ? library : "CombineEx") only (the other library "
           + "has no equivalent)")
     }
   }
@@ -257,13 +316,17 @@ struct Runner {
     print("\ntargets met: \(met.isEmpty ? "none" : met.joined(separator: "; "))")
     print("targets missed: \(missed.isEmpty ? "none" : missed.joined(separator: "; "))")
     print("load average at end: \(format(loadAverage(), 2))")
-    if let worst = ratios.min(by: { $0.ratio < $1.ratio }) {
-      print(
-        "summary: worst ratio vs OpenCombine \(format(worst.ratio, 1))x (\(worst.key)); "
-          + "\(met.count) targets met, \(missed.count) missed")
-    } else {
-      print("summary: no workload ran against OpenCombine")
+    var libraries: [String] = []
+    for entry in ratios where !libraries.contains(entry.library) { libraries.append(entry.library) }
+    let worst = libraries.compactMap { library in
+      ratios.filter { $0.library == library }.min { $0.ratio < $1.ratio }
     }
+    let worstText =
+      worst.isEmpty
+      ? "no workload ran against another library"
+      : worst.map { "worst ratio vs \($0.library) \(format($0.ratio, 1))x (\($0.key))" }
+        .joined(separator: "; ")
+    print("summary: \(worstText); \(met.count) targets met, \(missed.count) missed")
   }
 
   // MARK: Measuring
@@ -368,10 +431,12 @@ func format(_ value: Double, _ digits: Int) -> String {
 /// The table's column layout.
 enum Columns {
   static func row(
-    _ key: String, _ title: String, _ units: String, _ unit: String, _ ours: String,
+    _ keyWidth: Int, _ key: String, _ title: String, _ units: String, _ unit: String,
+    _ ours: String,
     _ theirs: String, _ ratio: String, _ target: String, _ allocations: String
   ) -> String {
-    pad(key, 4) + pad(title, 45) + padLeft(units, 5) + " " + pad(unit, 13) + padLeft(ours, 15)
+    pad(key, keyWidth) + pad(title, 45) + padLeft(units, 5) + " " + pad(unit, 13)
+      + padLeft(ours, 15)
       + padLeft(theirs, 16)
       + padLeft(ratio, 8) + "  " + pad(target, 30) + allocations
   }

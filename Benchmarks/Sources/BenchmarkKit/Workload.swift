@@ -70,3 +70,22 @@ public struct Workload {
     self.body = body
   }
 }
+
+extension Array where Element == Workload {
+  /// This list with `workloads` placed right after the workload keyed `key` (at the end if
+  /// there is none), to run them in report order from another module.
+  public func inserting(_ workloads: [Workload], after key: String) -> [Workload] {
+    var list = self
+    let index = list.firstIndex { $0.key == key }.map { $0 + 1 } ?? list.endIndex
+    list.insert(contentsOf: workloads, at: index)
+    return list
+  }
+
+  /// This list with `workloads` placed right before the workload keyed `key` (at the end if
+  /// there is none).
+  public func inserting(_ workloads: [Workload], before key: String) -> [Workload] {
+    var list = self
+    list.insert(contentsOf: workloads, at: list.firstIndex { $0.key == key } ?? list.endIndex)
+    return list
+  }
+}

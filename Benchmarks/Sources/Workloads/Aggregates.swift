@@ -11,7 +11,8 @@ func aggregateWorkloads() -> [Workload] {
   [
     Workload(
       "g4", "combineLatest of 10 subjects, sink", unit: "element",
-      targets: [.multipleOf("a")], note: combineLatestTenNote, body: combineLatestTenSubjects)
+      targets: [.multipleOf("a"), .withinFactorOf("g2", 3), .fasterThanOpenCombine(1)],
+      note: combineLatestTenNote, body: combineLatestTenSubjects)
   ]
 }
 

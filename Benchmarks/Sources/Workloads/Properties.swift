@@ -16,22 +16,22 @@ func propertyWorkloads() -> [Workload] {
     return [
       Workload(
         "j1", "MutableProperty, 10 sinks, set value", unit: "set (x10)",
-        targets: [.noAllocations], body: mutablePropertyTenSinks),
+        targets: [.noAllocations, .withinFactorOf("d", 1.1)], body: mutablePropertyTenSinks),
       Workload(
         "j2", "Action: apply, run one value, complete", unit: "run",
-        targets: [.withinFactorOf("a", 490)], body: actionApplyCycle),
+        targets: [.withinFactorOf("a", 490), .withinFactorOf("e1", 3)], body: actionApplyCycle),
       Workload(
         "j3", "Store.dispatch, 3 middlewares, reducer", unit: "action",
-        targets: [.withinFactorOf("a", 150)], body: storeDispatch),
+        targets: [.withinFactorOf("a", 150), .withinFactorOf("k3", 2)], body: storeDispatch),
       Workload(
         "j4", "DeferredFuture.map.flatMap.sink: subscribe to value", unit: "subscription",
-        body: deferredFutureChain),
+        targets: [.withinFactorOf("e4", 1.5), .withinFactorOf("e1", 5)], body: deferredFutureChain),
       Workload(
         "j5", "Property.map: set the source, read the mapped value", unit: "set",
-        body: propertyMapRead),
+        targets: [.withinFactorOf("k5", 1.5)], body: propertyMapRead),
       Workload(
         "j6", "Property.map, 10 sinks, set source", unit: "set (x10)",
-        body: mappedPropertyTenSinks),
+        targets: [.withinFactorOf("k6", 1.5)], body: mappedPropertyTenSinks),
     ]
   #endif
 }

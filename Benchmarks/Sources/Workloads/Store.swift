@@ -14,7 +14,7 @@ func storeWorkloads() -> [Workload] {
     return [
       Workload(
         "j7", "Effect.cancellable(id:) start, cancel (EffectMiddleware)", unit: "start+cancel",
-        targets: [.multipleOf("a")], body: cancellableEffectCycle),
+        targets: [.multipleOf("a"), .withinFactorOf("k7", 5)], body: cancellableEffectCycle),
       Workload(
         "j8", "RetainedPublisherAction: value reduced, cleanup", unit: "round trip",
         targets: [.multipleOf("a")], body: retainedPublisherRoundTrip),
