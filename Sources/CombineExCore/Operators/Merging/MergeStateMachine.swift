@@ -117,7 +117,9 @@ struct MergeStateMachine<Output, Failure: Error> {
 
   @usableFromInline
   var state = State.active
-  /// The failure a `failing` merge delivers next.
+  /// The failure a `failing` merge delivers next: set exactly while `state` is `failing`
+  /// (kept beside the state, not in it: ``MergeState`` has no payload, so that the check made
+  /// for every value stays a comparison; ``assertInvariants()`` checks the pairing).
   @usableFromInline
   var pendingFailure: Failure?
   @usableFromInline
@@ -288,6 +290,7 @@ struct MergeStateMachine<Output, Failure: Error> {
       state = .terminated  // Everything was already cancelled; the failure is not delivered.
       pendingFailure = nil
       clearBuffer()
+      assertInvariants()
       return []
     case .terminated:
       return []
@@ -363,6 +366,7 @@ struct MergeStateMachine<Output, Failure: Error> {
       return .buffered(.none)
     }
     bufferSources.append(covered ? -1 : id)
+    assertInvariants()
     guard covered else { return .buffered(.none) }
     inputs[index].granted += 1
     return .buffered(.max(1))
@@ -481,6 +485,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// from its input to `action`.
   @inlinable
   mutating func nextDelivery(_ action: inout Action) -> Delivery? {
+    assertInvariants()
     switch state {
     case .failing:
       if demand > 0, let value = buffer.popFirst() {
@@ -536,12 +541,26 @@ struct MergeStateMachine<Output, Failure: Error> {
     if isDelivering {
       state = .failing
       pendingFailure = failure
+      assertInvariants()
     } else {
       clearBuffer()
       state = .terminated
       action.deliver = .failure(failure)
     }
     return action
+  }
+
+  /// Checks, in debug builds only (the benchmarks' release build compiles it out), the
+  /// invariants kept by hand: `pendingFailure` is set exactly while `failing`, and
+  /// `bufferSources` is in step with `buffer` (one entry per buffered value, for flatMap only).
+  @inlinable
+  func assertInvariants() {
+    assert(
+      (state == .failing) == (pendingFailure != nil),
+      "a merge's pending failure is set exactly while it is failing")
+    assert(
+      bufferSources.count == (kind == .flatMap ? buffer.count : 0),
+      "flatMap's buffer sources are in step with its buffer; other merges keep none")
   }
 
   /// Forgets every input, the upstream and the buffer; returns the subscriptions to cancel.
