@@ -50,7 +50,7 @@
 struct MergeStateMachine<Output, Failure: Error> {
   /// Where the merge is in its life (see ``MergeState``).
   @usableFromInline
-  typealias State = MergeState
+  typealias State = MergeState<Failure>
   /// Where the inputs come from (see ``MergeMode``).
   @usableFromInline
   typealias Mode = MergeMode
@@ -117,11 +117,6 @@ struct MergeStateMachine<Output, Failure: Error> {
 
   @usableFromInline
   var state = State.active
-  /// The failure a `failing` merge delivers next: set exactly while `state` is `failing`
-  /// (kept beside the state, not in it: ``MergeState`` has no payload, so that the check made
-  /// for every value stays a comparison; ``assertInvariants()`` checks the pairing).
-  @usableFromInline
-  var pendingFailure: Failure?
   @usableFromInline
   let mode: Mode
   /// `mode` without its payload, for the checks made for every value.
@@ -288,7 +283,6 @@ struct MergeStateMachine<Output, Failure: Error> {
       return releaseEverything()
     case .failing:
       state = .terminated  // Everything was already cancelled; the failure is not delivered.
-      pendingFailure = nil
       clearBuffer()
       assertInvariants()
       return []
@@ -487,7 +481,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   mutating func nextDelivery(_ action: inout Action) -> Delivery? {
     assertInvariants()
     switch state {
-    case .failing:
+    case .failing(let failure):
       if demand > 0, let value = buffer.popFirst() {
         _ = bufferSources.popFirst()  // Inputs are cancelled: nothing to ask for.
         demand -= 1
@@ -497,8 +491,7 @@ struct MergeStateMachine<Output, Failure: Error> {
       state = .terminated
       isDelivering = false
       clearBuffer()
-      defer { pendingFailure = nil }
-      return pendingFailure.map { .failure($0) }
+      return .failure(failure)
     case .terminated:
       isDelivering = false
       return nil
@@ -539,8 +532,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   mutating func fail(_ failure: Failure) -> Action {
     var action = Action(cancel: releaseInputs())
     if isDelivering {
-      state = .failing
-      pendingFailure = failure
+      state = .failing(failure)
       assertInvariants()
     } else {
       clearBuffer()
@@ -551,13 +543,10 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// Checks, in debug builds only (the benchmarks' release build compiles it out), the
-  /// invariants kept by hand: `pendingFailure` is set exactly while `failing`, and
-  /// `bufferSources` is in step with `buffer` (one entry per buffered value, for flatMap only).
+  /// invariant kept by hand: `bufferSources` is in step with `buffer` (one entry per buffered
+  /// value, for flatMap only).
   @inlinable
   func assertInvariants() {
-    assert(
-      (state == .failing) == (pendingFailure != nil),
-      "a merge's pending failure is set exactly while it is failing")
     assert(
       bufferSources.count == (kind == .flatMap ? buffer.count : 0),
       "flatMap's buffer sources are in step with its buffer; other merges keep none")
@@ -589,9 +578,10 @@ struct MergeStateMachine<Output, Failure: Error> {
 }
 
 /// Where a merge is in its life (the `State` of ``MergeStateMachine``). Declared outside the
-/// generic machine, and without a payload, so that checking it costs nothing per value.
+/// machine, generic over the failure only (its one payload), so that the check made for every
+/// value (`isActive`) stays a test of the case.
 @usableFromInline
-enum MergeState {
+enum MergeState<Failure: Error> {
   /// Inputs may still deliver, and (for flatMap and switchToLatest) the upstream may still
   /// produce inputs.
   case active
@@ -599,9 +589,9 @@ enum MergeState {
   /// values have been delivered (which may wait for demand).
   case finishing
   /// A failure arrived while a delivery was in progress: when that delivery returns, the
-  /// deliverer sends the buffered values the demand covers, then the failure. Inputs are
+  /// deliverer sends the buffered values the demand covers, then this failure. Inputs are
   /// already cancelled.
-  case failing
+  case failing(Failure)
   /// The completion was handed to a deliverer, or the downstream cancelled: every later event
   /// is ignored and late subscriptions are cancelled.
   case terminated
