@@ -71,9 +71,10 @@ private struct AttemptMapLogic<Input, Output, Failure: Error>: OperatorLogic {
 
   var name: String { "AttemptMap" }
 
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see the
-  /// core's `OperatorLogic.cancelBeforeSubscriptionEnds`).
-  var cancelBeforeSubscriptionEnds: Bool { false }
+  /// As Combine's `tryMap`, whose shape it has: a cancel before the upstream's subscription is
+  /// only noted (the subscription that arrives is handed on untouched), and a completion before
+  /// it is ignored (see the core's `MisusePolicy`).
+  var misusePolicy: MisusePolicy { .notesEarlyCancel }
 
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, Failure> {
     switch transform(input) {

@@ -102,9 +102,10 @@ private struct PropertyMapLogic<Element: Identifiable & Equatable, Model, Failur
 
   var name: String { "PropertyMap" }
 
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see the
-  /// core's `OperatorLogic.cancelBeforeSubscriptionEnds`).
-  var cancelBeforeSubscriptionEnds: Bool { false }
+  /// As Combine's `tryMap`, the closest of its operators (a transform on the driver): a cancel
+  /// before the upstream's subscription is only noted (the subscription that arrives is handed
+  /// on untouched), and a completion before it is ignored (see the core's `MisusePolicy`).
+  var misusePolicy: MisusePolicy { .notesEarlyCancel }
 
   func receive(_ input: [Element], _: inout Void) -> OperatorStep<[Model], Failure> {
     if let output = models.update(with: input) { return .emit(output) }

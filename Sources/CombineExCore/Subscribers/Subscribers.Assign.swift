@@ -43,7 +43,7 @@ extension Subscribers {
     private let lock = Lock()
     private var _object: Root?
     private var subscription: (any Subscription)?
-    private var phase = SinkPhase.awaitingSubscription
+    private var phase = AssignPhase.awaitingSubscription
 
     /// The object that contains the property to assign, or `nil` once the subscriber ended.
     public var object: Root? { lock.withLock { _object } }
@@ -120,4 +120,12 @@ extension Subscribers {
       _ = released
     }
   }
+}
+
+/// Where a ``Subscribers/Assign`` is in its life (its subscription is kept beside it, under the
+/// same lock).
+private enum AssignPhase {
+  case awaitingSubscription
+  case subscribed
+  case terminated
 }

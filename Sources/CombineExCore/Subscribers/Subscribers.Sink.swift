@@ -63,6 +63,13 @@ extension Subscribers {
     // is set to nil only by the one thread that claims the release (`SinkState.released`),
     // when no delivery can be running; `deliveryDepth` and `releasesHandlersAfterDelivery` are
     // touched only by the upstream's serialized calls.
+    //
+    // Why it is built this way (an atomic state word instead of a status under the lock, the
+    // closures retained by hand, `@exclusivity(unchecked)`): every pipeline ends in a sink, so
+    // its per-value path is on every benchmark. Docs/Performance.md, "Why the core is fast"
+    // ("Sinks take no lock and no reference count per value", and the `e1`/`e2` notes on
+    // subscribing), gives the measurements; `Benchmarks/gate.sh` guards them. Its helpers
+    // (`SinkHandlers`, `SinkState`, `classBound(_:)`) are in `Subscribers/Internal/`.
 
     /// The closures, retained once by this reference (manually, so that calling them does not
     /// retain and release their captures for every value: two atomic operations each time);
@@ -318,93 +325,4 @@ extension Subscribers {
       cancelled.subscription?.cancel()
     }
   }
-}
-
-/// The closures of a ``Subscribers/Sink``.
-@usableFromInline
-final class SinkHandlers<Input, Failure: Error> {
-  @usableFromInline
-  let receiveValue: (Input) -> Void
-
-  @usableFromInline
-  let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
-
-  @inlinable
-  init(
-    receiveValue: @escaping (Input) -> Void,
-    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
-  ) {
-    self.receiveValue = receiveValue
-    self.receiveCompletion = receiveCompletion
-  }
-}
-
-/// The bits of a ``Subscribers/Sink``'s atomic state word.
-@usableFromInline
-enum SinkState {
-  /// A subscription was accepted.
-  @inlinable
-  static var subscribed: UInt32 { 1 }
-
-  /// Completed or cancelled: nothing more is delivered.
-  @inlinable
-  static var terminated: UInt32 { 2 }
-
-  /// The upstream calls `_upstreamDetached()` after a cancel:
-  /// deliveries are not counted.
-  @inlinable
-  static var reportsDetach: UInt32 { 4 }
-
-  /// The closures were released (claimed by exactly one thread).
-  @inlinable
-  static var released: UInt32 { 8 }
-
-  /// One delivery in progress (without an upstream that reports detach): the count lives in
-  /// the bits from here up.
-  @inlinable
-  static var delivery: UInt32 { 16 }
-
-  /// The bits of the count of deliveries in progress.
-  @inlinable
-  static var deliveryMask: UInt32 { ~15 }
-}
-
-/// Returns the subscription as a class-bound existential (16 bytes instead of 40), boxing the
-/// rare subscription that is a value type.
-@inlinable
-func classBound(_ subscription: any Subscription) -> any AnyObject & Subscription {
-  subscription._classBoundSubscription ?? BoxedSubscription(subscription)
-}
-
-/// Holds a subscription that is not a class, for ``classBound(_:)``.
-@usableFromInline
-final class BoxedSubscription: Subscription {
-  @usableFromInline
-  let wrapped: any Subscription
-
-  @usableFromInline
-  init(_ wrapped: any Subscription) {
-    self.wrapped = wrapped
-  }
-
-  @usableFromInline
-  var combineIdentifier: CombineIdentifier { wrapped.combineIdentifier }
-
-  @usableFromInline
-  func request(_ demand: Subscribers.Demand) {
-    wrapped.request(demand)
-  }
-
-  @usableFromInline
-  func cancel() {
-    wrapped.cancel()
-  }
-}
-
-/// Where a single-subscription subscriber (``Subscribers/Assign``) is in its life.
-@usableFromInline
-enum SinkPhase: UInt8 {
-  case awaitingSubscription
-  case subscribed
-  case terminated
 }

@@ -32,6 +32,16 @@ struct BufferStateMachine<Output, Failure: Error> {
     var deliver: DeliveryItem<Output, Failure>?
   }
 
+  /// How the buffer ends, once the upstream is done.
+  enum Ending {
+    /// Not decided: the upstream may still send (or `.customError`'s error is being made).
+    case undecided
+    /// The upstream finished: `.finished` follows the buffered values.
+    case finishing
+    /// A failure waiting for the values the downstream has demand for.
+    case failing(Failure)
+  }
+
   let size: Int
   let prefetch: Publishers.PrefetchStrategy
   let whenFull: Publishers.BufferingStrategy<Failure>
@@ -44,10 +54,9 @@ struct BufferStateMachine<Output, Failure: Error> {
   private var demand = Subscribers.Demand.none
   /// The deliverer role, and the completion once decided.
   private var delivery = DeliveryQueue<Output, Failure>()
-  /// The upstream finished: `.finished` follows the buffered values.
-  private var finishing = false
-  /// A failure waiting for the values the downstream has demand for.
-  private var pendingFailure: Failure?
+  /// The completion waiting to follow the buffered values (back to `undecided` once handed
+  /// to the delivery queue, or, for a failure, dropped at a cancel).
+  private var ending = Ending.undecided
   /// Whether the downstream has its subscription: nothing is delivered before.
   private var downstreamHasSubscription = false
 
@@ -68,7 +77,11 @@ struct BufferStateMachine<Output, Failure: Error> {
   /// the upstream's state, the downstream's demand and the completion waiting to follow.
   var mirrorChildren: [Mirror.Child] {
     let terminal: Subscribers.Completion<Failure>? =
-      finishing ? .finished : pendingFailure.map { .failure($0) }
+      switch ending {
+      case .undecided: nil
+      case .finishing: .finished
+      case .failing(let failure): .failure(failure)
+      }
     return [
       ("values", buffer.storage[buffer.head...].compactMap { $0 }), ("state", upstream),
       ("downstreamDemand", demand), ("terminal", terminal as Any),
@@ -106,6 +119,8 @@ struct BufferStateMachine<Output, Failure: Error> {
       }
     }
     buffer.append(value)
+    // Each strategy made room above, or returned.
+    assert(buffer.count <= size, "the buffer holds more than its size")
     produce(&action)
     return action
   }
@@ -115,9 +130,12 @@ struct BufferStateMachine<Output, Failure: Error> {
     var action = Action()
     guard isLive, upstream.isSubscribed else { return action }
     upstream = .terminated
+    // The upstream's completion is the first way to end: `.customError` terminated the
+    // upstream already.
+    assert(isUndecided, "the buffer's ending was decided before the upstream completed")
     switch completion {
-    case .finished: finishing = true
-    case .failure(let failure): pendingFailure = failure
+    case .finished: ending = .finishing
+    case .failure(let failure): ending = .failing(failure)
     }
     produce(&action)
     return action
@@ -126,8 +144,10 @@ struct BufferStateMachine<Output, Failure: Error> {
   /// The `customError` closure made `error` after an overflow. As in Combine, it waits for the
   /// downstream's next request (or the end of the delivery in progress) to be delivered.
   mutating func fail(with error: Failure) {
-    guard isLive, pendingFailure == nil else { return }
-    pendingFailure = error
+    guard isLive, !isFailing else { return }
+    // The overflow terminated the upstream, so no completion of its own came meanwhile.
+    assert(isUndecided, "the buffer's ending was decided before its overflow error")
+    ending = .failing(error)
   }
 
   /// The downstream received its subscription: what the upstream sent meanwhile may go out.
@@ -167,13 +187,23 @@ struct BufferStateMachine<Output, Failure: Error> {
   mutating func cancel() -> (any Subscription)? {
     delivery.close()
     buffer.removeAll()
-    pendingFailure = nil
+    if isFailing { ending = .undecided }
     defer { upstream = .terminated }
     if case .subscribed(let subscription) = upstream { return subscription }
     return nil
   }
 
   // MARK: Helpers
+
+  private var isUndecided: Bool {
+    if case .undecided = ending { return true }
+    return false
+  }
+
+  private var isFailing: Bool {
+    if case .failing = ending { return true }
+    return false
+  }
 
   /// Hands the oldest buffered value to the caller if nobody delivers and the downstream has
   /// demand, then decides whether the buffer ends.
@@ -186,13 +216,13 @@ struct BufferStateMachine<Output, Failure: Error> {
       }
       if let value = delivery.offer(value) { action.deliver = .value(value) }
     }
-    if finishing, buffer.isEmpty {
-      finishing = false
+    if case .finishing = ending, buffer.isEmpty {
+      ending = .undecided
       if let item = delivery.complete(.finished, droppingQueued: false) { action.deliver = item }
-    } else if let failure = pendingFailure, !delivery.isDelivering,
+    } else if case .failing(let failure) = ending, !delivery.isDelivering,
       buffer.isEmpty || demand == 0
     {
-      pendingFailure = nil
+      ending = .undecided
       buffer.removeAll()
       if let item = delivery.complete(.failure(failure), droppingQueued: false) {
         action.deliver = item

@@ -191,6 +191,7 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
     var action = Action()
     guard isActive, !finished[index] else { return action }
     store(&values)
+    assertInvariants()
     if demand > 0, let output = values.takeOutput() {
       demand -= 1
       if let output = delivery.offer(output) {
@@ -238,6 +239,7 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
     guard requested != .unlimited || Values.followsZipDemand else { return }
     demand += more
     requested += more
+    assertInvariants()
     action.request = more
     action.requestFrom = subscriptions
     if let index = deliveringInput {
@@ -264,6 +266,21 @@ struct CombiningStateMachine<Values: CombiningValues, Failure: Error> {
     if let item = delivery.complete(.finished, droppingQueued: false) {
       action.deliver = item
     }
+  }
+
+  /// Checks, in debug builds only (the benchmarks' release build compiles it out), the
+  /// invariants kept by hand: one subscription slot and one `finished` flag per input; the
+  /// demand not yet spent is part of what was requested; the zip-only bookkeeping stays empty
+  /// for `combineLatest`.
+  @inlinable
+  func assertInvariants() {
+    assert(
+      subscriptions.count == values.inputCount && finished.count == values.inputCount,
+      "one subscription slot and one finished flag per input")
+    assert(demand <= requested, "the demand not yet spent was requested")
+    assert(
+      Values.followsZipDemand || (deliveringInput == nil && returnedDemand.isEmpty),
+      "only zip tracks the delivering input and the demand it returns")
   }
 
   /// Forgets every input's subscription; returns them, to cancel.

@@ -111,13 +111,10 @@ struct HandleEventsLogic<Input, Failure: Error>: OperatorLogic {
 
   var name: String { "HandleEvents" }
 
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see
-  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
-  var cancelBeforeSubscriptionEnds: Bool { false }
-
-  /// A completion before the upstream's subscription ends the operator, as in Combine
-  /// (``OperatorLogic/endsOnCompletionBeforeSubscription``).
-  var endsOnCompletionBeforeSubscription: Bool { true }
+  /// As in Combine: a cancel before the upstream's subscription is only noted (reported to
+  /// `receiveCancel`; the subscription that arrives is handed on untouched), and a completion
+  /// before it is reported and passed on.
+  var misusePolicy: MisusePolicy { .notesEarlyCancel.endingOnEarlyCompletion }
 
   func subscribed(to upstream: any Subscription) {
     receiveSubscription?(upstream)

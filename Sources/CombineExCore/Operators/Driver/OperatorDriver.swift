@@ -10,12 +10,13 @@
 /// and releases the downstream; a misbehaving upstream (values before its subscription or
 /// after its completion, a second subscription) changes nothing; no lock is held while calling
 /// the logic, the downstream or the upstream. Per value it takes its lock once (twice when the
-/// logic tracks outstanding demand and the downstream returns some, or when a second input can
-/// end the operator during the delivery).
+/// logic tracks outstanding demand and the downstream returns some).
 ///
 /// Publishers subscribe it with `upstream.subscribe(OperatorDriver(logic, downstream:))`;
-/// operators whose downstream receives its subscription before the upstream is subscribed use
-/// ``start(downstreamFirst:)``, and the `untilOutputFrom` operators ``start(upstream:other:)``.
+/// operators whose downstream receives its subscription before the upstream is subscribed
+/// (`dropFirst`) use ``start(downstreamFirst:)``. It has one input: the two `untilOutputFrom`
+/// operators, which have a second, run on storages of their own
+/// (`PrefixUntilOutputStorage`, `DropUntilOutputStorage`).
 ///
 /// Package-visible, with ``OperatorLogic``: CombineEx's `attemptMap` and `propertyMap` run on
 /// it.
@@ -33,28 +34,21 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   /// Released when the completion is handed out or the downstream cancels.
   private var downstream: Downstream?
   private let logic: Logic
-  /// The logic's state. Upstream events are serial, but one may nest inside another: a closure
-  /// of the logic (`handleEvents`' `receiveOutput`, `tryMap`'s transform) may send into its own
-  /// upstream, which then calls in again on the same thread before the first call returns. The
-  /// runtime's exclusivity check would stop the program there (two `inout` accesses to
-  /// `state`), so it is off: the nested call sees, and leaves, the state as it is at that
-  /// moment, and for the logics without state there is nothing to share. (In a cell that is
-  /// never empty: an empty stored property shares its address with its neighbour, and the
-  /// thread sanitizer reports an access to it as a race with that neighbour.)
+  /// The logic's state. Upstream events are serial, but one may nest inside another (the
+  /// re-entry rule, in ``OperatorLogic``'s header): a nested call makes a second `inout` access
+  /// to `state` while the first is still open, which the runtime's exclusivity check would stop
+  /// the program for, so it is off. (In a cell that is never empty: an empty stored property
+  /// shares its address with its neighbour, and the thread sanitizer reports an access to it as
+  /// a race with that neighbour.)
   @exclusivity(unchecked)
   private var state: StateCell<Logic.State>
-  /// ``OperatorStateMachine/tracksDeliveries``, read without the lock.
-  private let tracksDeliveries: Bool
 
   package init(_ logic: Logic, downstream: Downstream) {
     self.logic = logic
     self.downstream = downstream
     state = StateCell(value: logic.initialState)
     machine = Machine(
-      demandTracking: logic.demandTracking, otherInput: logic.otherInput,
-      cancelBeforeSubscriptionEnds: logic.cancelBeforeSubscriptionEnds
-        || logic.trapsEventsBeforeSubscription)
-    tracksDeliveries = machine.tracksDeliveries
+      demandTracking: logic.demandTracking, earlyCancelEnds: logic.misusePolicy.earlyCancelEnds)
   }
 
   package var description: String { logic.name }
@@ -71,46 +65,13 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     upstream.subscribe(self)
   }
 
-  /// The `untilOutputFrom` operators, as in Combine: `drop(untilOutputFrom:)` hands the
-  /// downstream its subscription first (`prefix(untilOutputFrom:)` when the upstream's
-  /// subscription arrives), then subscribes `other` (asking it for one value) unless the
-  /// operator ended meanwhile, then `upstream`, even if it ended (its subscription is then
-  /// cancelled when it arrives).
-  package func start<Upstream: Publisher, Other: Publisher>(upstream: Upstream, other: Other)
-  where
-    Upstream.Output == Input, Upstream.Failure == Failure,
-    Other.Failure == Logic.OtherFailure
-  {
-    if logic.otherInput == .start { subscribeDownstream() }
-    if isLive {
-      if logic.isReflected {
-        other.subscribe(OtherInput<Logic, Downstream, Other.Output>(driver: self))
-      } else {
-        other.subscribe(UnreflectedDriver<Logic, Downstream>.Other<Other.Output>(self))
-      }
-    }
-    if logic.isReflected {
-      upstream.subscribe(self)
-    } else {
-      upstream.subscribe(UnreflectedDriver(self))
-    }
-  }
-
   private func subscribeDownstream() {
     let downstream = lock.withLock { () -> Downstream? in
       machine.downstreamSubscribed()
       return self.downstream
     }
-    downstream?.receive(subscription: asSubscription)
+    downstream?.receive(subscription: self)
   }
-
-  /// What the downstream receives as its subscription: the driver, or an ``UnreflectedDriver``
-  /// in front of it (``OperatorLogic/isReflected``).
-  private var asSubscription: any Subscription {
-    logic.isReflected ? self : UnreflectedDriver(self)
-  }
-
-  private var isLive: Bool { lock.withLock { machine.isLive } }
 
   // MARK: Subscriber (upstream side)
 
@@ -124,7 +85,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
       subscription.cancel()
     case .start(let handToDownstream, let demand):
       logic.subscribed(to: subscription)
-      if handToDownstream { downstream?.receive(subscription: asSubscription) }
+      if handToDownstream { downstream?.receive(subscription: self) }
       let total = demand + logic.initialDemand
       if total > .none { subscription.request(total) }
     }
@@ -135,22 +96,12 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     switch admission {
     case .ignore: return .none
     case .early:
-      if logic.trapsEventsBeforeSubscription { violation("sent a value") }
+      if logic.misusePolicy.trapsEarlyEvents { violation("sent a value") }
       return .none
-    case .drop: return .none
     case .deliver: break
     }
-    var demand = Subscribers.Demand.none
-    if let downstream { demand = perform(logic.receive(input, &state.value), to: downstream) }
-    guard tracksDeliveries else { return demand }
-    // An ending decided during the delivery (on another thread, or re-entrantly) waited for it.
-    var ended = false
-    run { machine in
-      guard let action = machine.delivered() else { return Machine.Action() }
-      ended = true
-      return action
-    }
-    return ended ? .none : demand
+    guard let downstream else { return .none }
+    return perform(logic.receive(input, &state.value), to: downstream)
   }
 
   /// Performs the logic's step for a value; returns the demand to give back to the upstream.
@@ -178,14 +129,10 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     let (subscribed, early) = lock.withLock { (machine.isSubscribed, machine.awaitsSubscription) }
     guard subscribed else {
       guard early else { return }
-      if logic.trapsEventsBeforeSubscription { violation("sent a completion") }
-      if logic.endsOnCompletionBeforeSubscription {
+      if logic.misusePolicy.trapsEarlyEvents { violation("sent a completion") }
+      if logic.misusePolicy.earlyCompletionEnds {
         let ending = logic.receive(completion: completion, &state.value)
         run { $0.end(ending, cause: .upstreamCompletionBeforeSubscription) }
-      } else if logic.otherInput == .stop {
-        // `prefix(untilOutputFrom:)`, as in Combine: ends without a word to the downstream
-        // (which has no subscription yet), and lets go of the second input.
-        run { $0.abandon() }
       }
       return
     }
@@ -193,29 +140,10 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     run { $0.end(ending, cause: .upstreamCompletion) }
   }
 
-  // MARK: Second input
-
-  func receiveOther(subscription: any Subscription) {
-    if lock.withLock({ machine.receiveOther(subscription: subscription) }) {
-      subscription.request(.max(1))
-    } else {
-      subscription.cancel()
-    }
-  }
-
-  func receiveOtherValue() {
-    run { $0.receiveOtherValue() }
-  }
-
-  func receiveOther(completion: Subscribers.Completion<Logic.OtherFailure>) {
-    let ending = logic.otherCompleted(completion)
-    run { $0.receiveOtherCompletion(ending) }
-  }
-
   // MARK: Subscription (downstream side)
 
   package func request(_ demand: Subscribers.Demand) {
-    if logic.zeroDemandTraps, demand == .none {
+    if logic.misusePolicy.zeroDemandTraps, demand == .none {
       apiViolation("\(logic.name) was asked for zero values. A request must be for one or more.")
     }
     // `.some(nil)`: no upstream to pass the request to (the operator ended), but the logic
@@ -237,7 +165,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
       }
     }
     if early {
-      if logic.trapsEventsBeforeSubscription {
+      if logic.misusePolicy.trapsEarlyEvents {
         apiViolation(
           "\(logic.name) was asked for values before its upstream's subscription arrived. Only"
             + " the subscriber it hands its subscription to may request.")
@@ -253,7 +181,6 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     if action.notedEarlyCancel { logic.cancelledBeforeSubscription() }
     // The logic passes the cancel on (and may observe it).
     logic.cancel(action.cancelUpstream)
-    action.cancelOther?.cancel()
     if action.ended { logic.ended() }
     // The downstream and whatever the cancel dropped are released here, after the lock.
     _ = released
@@ -285,18 +212,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   private func run(_ body: (inout Machine) -> Machine.Action) {
     let (action, downstream) = transition(body)
     action.cancelUpstream?.cancel()
-    action.cancelOther?.cancel()
-    if let ending = action.deliver, let downstream {
-      if action.subscribesDownstream {
-        downstream.receive(subscription: asSubscription)
-        // A cancel from inside `receive(subscription:)`: nothing follows it.
-        if lock.withLock({ machine.cancelled }) {
-          if action.ended { logic.ended() }
-          return
-        }
-      }
-      deliver(ending, to: downstream)
-    }
+    if let ending = action.deliver, let downstream { deliver(ending, to: downstream) }
     if action.ended { logic.ended() }
   }
 

@@ -15,6 +15,18 @@
 /// own. The hooks (``request(_:from:)``, ``cancel(_:)``, ...) run on the downstream's threads,
 /// also without a lock, and read configuration only.
 ///
+/// **Re-entry: the two `receive` calls may nest.** Upstream events are serial, but not always
+/// one after another: a closure of the logic (`scan`'s, `handleEvents`' `receiveOutput`) or the
+/// downstream may send into the operator's own upstream (a subject), which calls the driver
+/// again, on the same thread, before the first call has returned, as Combine's operators are
+/// called too. The nested call runs at once, to the end, on the one ``State``: it sees the
+/// state as the outer call has left it so far, and the outer call then goes on from where it
+/// was, over what the nested call wrote. So `scan(0, +)` whose closure sends 10 into its own
+/// upstream while adding 1 publishes 10 (0 + 10, nested), then 1 (0 + 1), and goes on from 1.
+/// A logic that must keep what a nested call wrote updates its state before calling out. No
+/// lock is involved (none is held during `receive`), so nesting never deadlocks;
+/// `OperatorDriverTests` pins the rule.
+///
 /// Every requirement but ``name`` and ``receive(_:_:)`` has a default (``ending(for:)`` when
 /// the operator's failure is the upstream's): a logic spells out only what differs from a
 /// plain pass-through.
@@ -29,8 +41,6 @@ package protocol OperatorLogic {
   associatedtype Failure: Error
   /// What the operator remembers from one upstream value to the next (`Void` if nothing).
   associatedtype State = Void
-  /// The failure of the second input (``otherInput``); `Never` when there is none.
-  associatedtype OtherFailure: Error = Never
 
   /// A short name for `description` (`"TryMap"`, `"Reduce"`, ...).
   var name: String { get }
@@ -47,44 +57,10 @@ package protocol OperatorLogic {
   /// an ``OperatorEnding/result(_:)`` (which waits for demand). Default: `.none`.
   var demandTracking: DemandTracking { get }
 
-  /// Whether a cancel that comes before the upstream's subscription ends the operator (the
-  /// subscription is cancelled when it arrives), or is only noted (the subscription is taken
-  /// when it arrives and handed to the downstream, as if the cancel had not come). Only a
-  /// caller that reached the driver some other way can cancel that early (the downstream gets
-  /// the driver with the upstream's subscription); Combine's operators differ here, and each
-  /// logic keeps the behaviour its operator had. Default: `true`.
-  var cancelBeforeSubscriptionEnds: Bool { get }
-
-  /// Whether an upstream value or completion, or a downstream request, that comes before the
-  /// upstream's subscription is an API violation (a trap), as it is in Combine for its
-  /// filtering operators (`tryFilter`, `tryCompactMap`, `removeDuplicates`, `prefix(while:)`
-  /// and their `try` variants); otherwise (the default) it is ignored. A logic that traps
-  /// also ends at a cancel before the subscription (``cancelBeforeSubscriptionEnds`` is not
-  /// consulted).
-  var trapsEventsBeforeSubscription: Bool { get }
-
-  /// Whether an upstream completion that comes before the upstream's subscription ends the
-  /// operator (the logic decides how, as for any completion, and the subscription is cancelled
-  /// if it comes later), as in Combine for `scan`, `dropFirst`, `collect(_:)`, `encode`,
-  /// `decode`, `print` and `handleEvents`; otherwise (the default) it is ignored.
-  var endsOnCompletionBeforeSubscription: Bool { get }
-
-  /// Whether a downstream request of zero (`.none`) is an API violation (a trap), as it is in
-  /// Combine for `dropFirst`, `drop(while:)`, `collect(_:)` and `replaceEmpty`; otherwise (the
-  /// default) it is passed on, or ignored where demand is tracked.
-  var zeroDemandTraps: Bool { get }
-
-  /// The role of the operator's second input, for the two `untilOutputFrom` operators
-  /// (see ``OperatorDriver/start(upstream:other:)``); `nil` (the default) for the rest.
-  var otherInput: OtherInputRole? { get }
-
-  /// Whether the operator shows itself in a debugger, a playground or a `dump` as Combine's
-  /// subscription of it does: the driver's ``name`` as description and playground value, and
-  /// the ``mirrorChildren(_:_:)``. `false` for `prefix(untilOutputFrom:)`, whose Combine
-  /// subscription customizes none of them: ``OperatorDriver/start(upstream:other:)`` then
-  /// attaches ``UnreflectedDriver`` values in front of the driver, and the downstream gets one
-  /// as its subscription. Default: `true`.
-  var isReflected: Bool { get }
+  /// What the operator does with a cancel, an upstream event or a request that comes before
+  /// the upstream's subscription, and with a request of zero: the preset of the Combine
+  /// operators it matches (see ``MisusePolicy``). Default: ``MisusePolicy/standard``.
+  var misusePolicy: MisusePolicy { get }
 
   /// Decides what to do with one upstream value.
   func receive(_ input: Input, _ state: inout State) -> OperatorStep<Output, Failure>
@@ -98,12 +74,6 @@ package protocol OperatorLogic {
   /// How the upstream's failure ends the operator. Default, when the operator's failure is the
   /// upstream's: it is passed on.
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, Failure>
-
-  /// What the second input's completion does: the completion to end with (`drop(untilOutputFrom:)`
-  /// before the second input's value), or `nil` to ignore it (the default). Any thread.
-  func otherCompleted(
-    _ completion: Subscribers.Completion<OtherFailure>
-  ) -> Subscribers.Completion<Failure>?
 
   // MARK: Hooks (any thread, no lock held; configuration only)
 
@@ -120,7 +90,7 @@ package protocol OperatorLogic {
   func requestedBeforeSubscription(_ demand: Subscribers.Demand)
 
   /// The downstream cancelled before the upstream's subscription arrived, and the cancel was
-  /// only noted (``cancelBeforeSubscriptionEnds`` is `false`).
+  /// only noted (``MisusePolicy/earlyCancelEnds`` is `false`).
   func cancelledBeforeSubscription()
 
   /// Returns the demand to give back to the upstream for a value the downstream received and
@@ -162,17 +132,7 @@ extension OperatorLogic {
 
   package var demandTracking: DemandTracking { .none }
 
-  package var cancelBeforeSubscriptionEnds: Bool { true }
-
-  package var trapsEventsBeforeSubscription: Bool { false }
-
-  package var zeroDemandTraps: Bool { false }
-
-  package var endsOnCompletionBeforeSubscription: Bool { false }
-
-  package var otherInput: OtherInputRole? { nil }
-
-  package var isReflected: Bool { true }
+  package var misusePolicy: MisusePolicy { .standard }
 
   package func receive(
     completion: Subscribers.Completion<UpstreamFailure>, _ state: inout State
@@ -181,12 +141,6 @@ extension OperatorLogic {
     case .finished: .completion(.finished)
     case .failure(let failure): ending(for: failure)
     }
-  }
-
-  package func otherCompleted(
-    _ completion: Subscribers.Completion<OtherFailure>
-  ) -> Subscribers.Completion<Failure>? {
-    nil
   }
 
   package func subscribed(to upstream: any Subscription) {}

@@ -6,47 +6,43 @@
 ///
 /// ## Subscription
 /// The downstream receives the driver as its subscription when the upstream's subscription
-/// arrives, or earlier, before the upstream is subscribed (`dropFirst`,
-/// `drop(untilOutputFrom:)`: ``downstreamSubscribed()``); demand it requests before the upstream's
-/// subscription arrives waits for it, and goes up with it. A second subscription, or one that arrives after
-/// the end or a cancel, is cancelled.
+/// arrives, or earlier, before the upstream is subscribed (`dropFirst`:
+/// ``downstreamSubscribed()``); demand it requests before the upstream's subscription arrives
+/// waits for it, and goes up with it. A second subscription, or one that arrives after the end
+/// or a cancel, is cancelled.
 ///
 /// ## Values and demand
 /// Values are admitted only while connected: before the subscription, after the end and after
-/// a cancel they are ignored (and ask for nothing; `drop(untilOutputFrom:)`, before its second
-/// input's value, stops the program on one that was not requested, as Combine does). The
-/// downstream's requests go to the upstream (through the logic,
-/// ``OperatorLogic/request(_:from:)``) and the demand it returns for a value goes back as that
-/// value's return. When the logic may end with a final value
+/// a cancel they are ignored (and ask for nothing). The downstream's requests go to the
+/// upstream (through the logic, ``OperatorLogic/request(_:from:)``) and the demand it returns
+/// for a value goes back as that value's return. When the logic may end with a final value
 /// that waits for demand, the machine keeps track of the downstream's demand
-/// (``OperatorLogic/demandTracking``): whether it asked for anything, or what it asked for and
-/// has not received; requests of zero are then ignored.
+/// (``OperatorLogic/demandTracking``, kept in ``DemandCount``): whether it asked for anything,
+/// or what it asked for and has not received; requests of zero are then ignored.
 ///
 /// ## Ending
-/// The operator ends once, for one of its causes (``EndCause``): the upstream completed, the
-/// logic ended on a value (the upstream is then cancelled), or, for the `untilOutputFrom`
-/// operators, the second input sent its value or completed. The ending is delivered at once;
-/// or, if it is a result (``OperatorEnding/result(_:)``, with or without a value) and the
-/// downstream has not asked for anything, when demand comes
-/// (`awaitingDemand`); or, if an upstream value is being delivered meanwhile (only
-/// `prefix(untilOutputFrom:)`, whose second input ends it from any thread), when that delivery
-/// returns. A value ending (``OperatorEnding/last(_:)``, ``OperatorEnding/result(_:)``) sends
-/// `.finished` after the value unless the downstream cancelled from inside its `receive`
-/// (`cancelled`).
+/// The operator ends once, for one of its causes (``EndCause``): the upstream completed
+/// (before its subscription too, for the logics that end on that), or the logic ended on a
+/// value (the upstream is then cancelled). The ending is delivered at once; or, if it is a
+/// result (``OperatorEnding/result(_:)``, with or without a value) and the downstream has not
+/// asked for anything, when demand comes (`awaitingDemand`). A value ending
+/// (``OperatorEnding/last(_:)``, ``OperatorEnding/result(_:)``) sends `.finished` after the
+/// value unless the downstream cancelled from inside its `receive` (`cancelled`).
 ///
 /// ## Cancellation and release
-/// A cancel ends everything: the upstream (and the second input) are cancelled, a pending
-/// final value or completion is dropped, and nothing is delivered after it. A cancel that
-/// comes before the upstream's subscription ends the operator too, or, for the logics that say
-/// so (``OperatorLogic/cancelBeforeSubscriptionEnds``), is only noted. The downstream is
-/// released when the completion is handed out or at the cancel; the upstream's subscription
-/// when the operator ends.
+/// A cancel ends everything: the upstream is cancelled, a final value waiting for demand is
+/// dropped, and nothing is delivered after it. A cancel that comes before the upstream's
+/// subscription ends the operator too, or, for the logics whose ``MisusePolicy`` says so, is
+/// only noted. The downstream is released when the completion is handed out or at the cancel;
+/// the upstream's subscription when the operator ends.
 struct OperatorStateMachine<Output, Failure: Error> {
   /// Where the operator is in its life.
   enum State {
-    /// Waiting for the upstream's subscription, with the demand the downstream requested
-    /// meanwhile.
-    case awaitingSubscription(Subscribers.Demand)
+    /// Waiting for the upstream's subscription. `pending` is `nil` while the downstream has no
+    /// subscription either (a request made then, by a caller that found the driver some other
+    /// way, asks for nothing); once it has one, what it requested meanwhile, which goes up with
+    /// the subscription.
+    case awaitingSubscription(pending: Subscribers.Demand?)
     /// Connected to the upstream.
     case subscribed(any Subscription)
     /// Ended: the final value (or, `nil`, the `.finished` of an operator that ends without
@@ -56,16 +52,23 @@ struct OperatorStateMachine<Output, Failure: Error> {
     case terminated
   }
 
-  /// The second input of the `untilOutputFrom` operators.
-  enum OtherState {
-    /// The operator has no second input.
-    case absent
-    /// Waiting for its subscription.
-    case awaitingSubscription
-    /// Connected; asked for one value.
-    case subscribed(any Subscription)
-    /// Done with: it sent its value, completed, or the operator ended.
-    case done
+  /// What the machine knows of the downstream's demand (``OperatorLogic/demandTracking``).
+  enum DemandCount {
+    /// Nothing: requests pass through.
+    case untracked
+    /// Whether the downstream asked for anything.
+    case requested(Bool)
+    /// What the downstream asked for and has not received yet (counted from the upstream's
+    /// subscription on).
+    case outstanding(Subscribers.Demand)
+
+    init(_ tracking: DemandTracking) {
+      switch tracking {
+      case .none: self = .untracked
+      case .requested: self = .requested(false)
+      case .outstanding: self = .outstanding(.none)
+      }
+    }
   }
 
   /// Why the operator ends.
@@ -75,12 +78,8 @@ struct OperatorStateMachine<Output, Failure: Error> {
     /// The upstream completed.
     case upstreamCompletion
     /// The upstream completed before sending its subscription (a misbehaving upstream; only
-    /// for the logics that end on it, ``OperatorLogic/endsOnCompletionBeforeSubscription``).
+    /// for the logics that end on it, ``MisusePolicy/earlyCompletionEnds``).
     case upstreamCompletionBeforeSubscription
-    /// The second input sent its value: the upstream is cancelled.
-    case otherValue
-    /// The second input completed: the upstream is cancelled.
-    case otherCompletion
   }
 
   /// What to do with the upstream's subscription once the lock is released.
@@ -96,13 +95,10 @@ struct OperatorStateMachine<Output, Failure: Error> {
   enum Admission {
     /// Nothing: the operator is not connected (after the end).
     case ignore
-    /// Nothing, or an API violation (``OperatorLogic/trapsEventsBeforeSubscription``): the
-    /// upstream's subscription has not arrived yet.
+    /// Nothing, or an API violation (``MisusePolicy/trapsEarlyEvents``): the upstream's
+    /// subscription has not arrived yet.
     case early
-    /// Drop it, without giving its demand back, as Combine does (`drop(untilOutputFrom:)`
-    /// before the second input's value).
-    case drop
-    /// Run the logic on it (and, if ``tracksDeliveries``, report with ``delivered()``).
+    /// Run the logic on it.
     case deliver
   }
 
@@ -123,8 +119,6 @@ struct OperatorStateMachine<Output, Failure: Error> {
   struct Action {
     /// Cancel the upstream.
     var cancelUpstream: (any Subscription)?
-    /// Cancel the second input.
-    var cancelOther: (any Subscription)?
     /// Take the downstream out of the driver (to deliver `deliver` to it, or to release it).
     var releasesDownstream = false
     /// Deliver this ending to the downstream.
@@ -134,51 +128,22 @@ struct OperatorStateMachine<Output, Failure: Error> {
     /// What a cancel dropped, released with the action, after the lock.
     var discarded: OperatorEnding<Output, Failure>?
     /// A cancel before the upstream's subscription was only noted
-    /// (``OperatorLogic/cancelBeforeSubscriptionEnds`` is `false`).
+    /// (``MisusePolicy/earlyCancelEnds`` is `false`).
     var notedEarlyCancel = false
-    /// Hand the downstream its subscription before delivering (`prefix(untilOutputFrom:)`
-    /// ended by its second input before the upstream's subscription arrived).
-    var subscribesDownstream = false
   }
 
-  private(set) var state = State.awaitingSubscription(.none)
-  private(set) var other: OtherState
-  /// Whether the downstream cancelled (even after the end).
+  private(set) var state = State.awaitingSubscription(pending: nil)
+  /// Whether the downstream cancelled: after the end too, and before the subscription when the
+  /// cancel was only noted (a value ending then sends no `.finished` after its value).
   private(set) var cancelled = false
-  /// Whether the downstream has received the driver as its subscription.
-  private var downstreamHasSubscription = false
-  /// Whether the downstream requested anything (unless `demandTracking` is `.none`).
-  private var hasRequested = false
-  /// Demand the downstream requested and has not received (`demandTracking == .outstanding`).
-  private var outstanding = Subscribers.Demand.none
-  private let demandTracking: DemandTracking
-  /// See ``OperatorLogic/cancelBeforeSubscriptionEnds``.
-  private let cancelBeforeSubscriptionEnds: Bool
-  private let otherRole: OtherInputRole?
-  /// Whether the second input sent its value (`drop(untilOutputFrom:)`: values pass).
-  private var otherFired = false
-  /// `drop(untilOutputFrom:)` before the second input's value: what the downstream requested
-  /// minus the values dropped so far (see ``spendDropAllowance()``).
-  private var dropAllowance = Subscribers.Demand.none
-  /// Upstream values being delivered now (only when ``tracksDeliveries``).
-  private var deliveries = 0
-  /// An ending decided while a delivery was in progress.
-  private var pendingEnding: OperatorEnding<Output, Failure>?
+  private var demand: DemandCount
+  /// See ``MisusePolicy/earlyCancelEnds``.
+  private let earlyCancelEnds: Bool
 
-  init(
-    demandTracking: DemandTracking, otherInput: OtherInputRole?,
-    cancelBeforeSubscriptionEnds: Bool
-  ) {
-    self.demandTracking = demandTracking
-    self.cancelBeforeSubscriptionEnds = cancelBeforeSubscriptionEnds
-    otherRole = otherInput
-    other = otherInput == nil ? .absent : .awaitingSubscription
+  init(demandTracking: DemandTracking, earlyCancelEnds: Bool) {
+    demand = DemandCount(demandTracking)
+    self.earlyCancelEnds = earlyCancelEnds
   }
-
-  /// Whether deliveries are counted, so that an ending decided on another thread waits for
-  /// the delivery in progress: only when the second input can end the operator while the
-  /// upstream delivers (`prefix(untilOutputFrom:)`).
-  var tracksDeliveries: Bool { otherRole == .stop }
 
   /// Whether the operator has not ended yet.
   var isLive: Bool {
@@ -190,7 +155,14 @@ struct OperatorStateMachine<Output, Failure: Error> {
 
   /// Whether a final value may go out now.
   private var hasDemandForResult: Bool {
-    demandTracking == .outstanding ? outstanding > .none : hasRequested
+    switch demand {
+    case .untracked:
+      // Only the logics that track demand end with a result (``OperatorEnding/result(_:)``).
+      assertionFailure("a result ending needs a logic that tracks demand")
+      return false
+    case .requested(let requested): return requested
+    case .outstanding(let outstanding): return outstanding > .none
+    }
   }
 
   /// Whether the upstream's subscription has not arrived yet (and the operator has not ended).
@@ -209,66 +181,45 @@ struct OperatorStateMachine<Output, Failure: Error> {
 
   /// The downstream received the driver before the upstream's subscription arrived.
   mutating func downstreamSubscribed() {
-    downstreamHasSubscription = true
+    guard case .awaitingSubscription(pending: nil) = state else {
+      // Only ``OperatorDriver/start(downstreamFirst:)`` calls this, first thing.
+      assertionFailure("the downstream was subscribed twice, or after the upstream")
+      return
+    }
+    state = .awaitingSubscription(pending: Subscribers.Demand.none)
   }
 
   /// The upstream's subscription arrived.
   mutating func receive(subscription: any Subscription) -> SubscriptionAction {
-    guard case .awaitingSubscription(let demand) = state else {
+    guard case .awaitingSubscription(let pending) = state else {
       return .cancel(whileConnected: isSubscribed)
     }
     state = .subscribed(subscription)
-    defer { downstreamHasSubscription = true }
-    return .start(handToDownstream: !downstreamHasSubscription, demand: demand)
+    return .start(handToDownstream: pending == nil, demand: pending ?? .none)
   }
 
   /// An upstream value arrived.
   mutating func admitValue() -> Admission {
-    guard case .subscribed = state else {
-      if otherRole == .start, !otherFired { spendDropAllowance() }
-      return awaitsSubscription ? .early : .ignore
-    }
-    if otherRole == .start, !otherFired {
-      spendDropAllowance()
-      return .drop
-    }
-    if tracksDeliveries { deliveries += 1 }
-    if demandTracking == .outstanding {
+    guard case .subscribed = state else { return awaitsSubscription ? .early : .ignore }
+    if case .outstanding(let outstanding) = demand {
       // As in Combine (`replaceError`): a value the downstream did not ask for is the
       // upstream's misuse.
       checkAPI(
         outstanding > .none,
         "an upstream sent a value that was not requested. A publisher sends at most the demand"
           + " its subscriber asked for.")
-      outstanding -= 1
+      demand = .outstanding(outstanding - 1)
     }
     return .deliver
   }
 
-  /// `drop(untilOutputFrom:)` drops a value (before the second input's value: before the
-  /// upstream's subscription, while connected, or after the end). As in Combine, a value beyond
-  /// what the downstream requested is the upstream's misuse and stops the program; one within it
-  /// (a value that crossed a cancel, say) uses it up. After the second input's value nothing is
-  /// checked: values pass, and the demand the downstream returns for them goes to the upstream.
-  private mutating func spendDropAllowance() {
-    checkAPI(
-      dropAllowance > .none,
-      "the upstream of drop(untilOutputFrom:) sent a value that was not requested. A publisher"
-        + " sends at most the demand its subscriber asked for.")
-    dropAllowance -= 1
-  }
-
-  /// A delivery counted by ``admitValue()`` returned: returns the ending that waited for it.
-  mutating func delivered() -> Action? {
-    deliveries -= 1
-    guard deliveries == 0, let ending = pendingEnding else { return nil }
-    pendingEnding = nil
-    return Action(releasesDownstream: true, deliver: ending, ended: true)
-  }
-
-  /// The downstream returned `demand` for a value (`demandTracking == .outstanding` only).
-  mutating func demandReturned(_ demand: Subscribers.Demand) {
-    outstanding += demand
+  /// The downstream returned `demand` for a value (``DemandCount/outstanding(_:)`` only).
+  mutating func demandReturned(_ returned: Subscribers.Demand) {
+    guard case .outstanding(let outstanding) = demand else {
+      assertionFailure("returned demand is counted only when the logic tracks what is outstanding")
+      return
+    }
+    demand = .outstanding(outstanding + returned)
   }
 
   /// Ends the operator with `ending`, once.
@@ -276,18 +227,15 @@ struct OperatorStateMachine<Output, Failure: Error> {
     var action = Action()
     switch state {
     case .subscribed(let upstream):
+      // Only a misbehaving upstream, which completes on one thread while its subscription
+      // arrives on another, ends an operator that is connected by an early completion.
       if cause != .upstreamCompletion { action.cancelUpstream = upstream }
     case .awaitingSubscription:
-      // Only the second input, or an early completion, can end the operator before the
-      // upstream is connected.
-      guard cause != .value, cause != .upstreamCompletion else { return action }
+      // Only an early completion can end the operator before the upstream is connected.
+      guard cause == .upstreamCompletionBeforeSubscription else { return action }
     case .awaitingDemand, .terminated:
       return action
     }
-    if case .subscribed(let subscription) = other, cause != .otherCompletion {
-      action.cancelOther = subscription
-    }
-    if otherRole != nil { other = .done }
     // As in Combine, a result ending waits for demand even without a value: its `.finished`
     // goes out only once the downstream has asked for something.
     if case .result(let value) = ending, !hasDemandForResult {
@@ -295,85 +243,31 @@ struct OperatorStateMachine<Output, Failure: Error> {
       return action
     }
     state = .terminated
-    if deliveries > 0 {
-      pendingEnding = ending
-      return action
-    }
-    if !downstreamHasSubscription, cause == .otherValue {
-      // Only `prefix(untilOutputFrom:)`'s second input ends the operator this early: the
-      // downstream gets its subscription first, so that it never completes without one.
-      downstreamHasSubscription = true
-      action.subscribesDownstream = true
-    }
     action.releasesDownstream = true
     action.deliver = ending
     action.ended = true
     return action
   }
 
-  /// `prefix(untilOutputFrom:)`'s upstream completed before its subscription: the operator
-  /// ends without delivering anything (the downstream has no subscription), as in Combine, and
-  /// the second input is cancelled.
-  mutating func abandon() -> Action {
-    guard case .awaitingSubscription = state else { return Action() }
-    var action = Action(releasesDownstream: true, ended: true)
-    if case .subscribed(let subscription) = other { action.cancelOther = subscription }
-    other = .done
-    state = .terminated
-    return action
-  }
-
-  // MARK: Second input
-
-  /// The second input's subscription arrived: returns whether to keep it (and ask it for one
-  /// value).
-  mutating func receiveOther(subscription: any Subscription) -> Bool {
-    guard case .awaitingSubscription = other, isLive else { return false }
-    other = .subscribed(subscription)
-    return true
-  }
-
-  /// The second input sent a value.
-  mutating func receiveOtherValue() -> Action {
-    guard case .subscribed = other, !otherFired else { return Action() }
-    switch otherRole {
-    case .stop:
-      return end(.completion(.finished), cause: .otherValue)
-    case .start:
-      // Only the first value matters. As in Combine, the second input's subscription is left
-      // alone (it asked for one value) until the operator ends, which cancels it.
-      otherFired = true
-      return Action()
-    case nil:
-      return Action()
-    }
-  }
-
-  /// The second input completed; `completion` is what the logic makes of it (`nil`: nothing).
-  mutating func receiveOtherCompletion(_ completion: Subscribers.Completion<Failure>?) -> Action {
-    guard case .subscribed = other else { return Action() }
-    guard let completion, !otherFired else {
-      other = .done
-      return Action()
-    }
-    return end(.completion(completion), cause: .otherCompletion)
-  }
-
   // MARK: Downstream
 
   /// The downstream requested `demand`.
-  mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
-    if otherRole == .start { dropAllowance += demand }
-    if demandTracking != .none {
-      guard demand > .none else { return .ignore }
-      hasRequested = true
-      if demandTracking == .outstanding, isSubscribed { outstanding += demand }
+  mutating func request(_ requested: Subscribers.Demand) -> RequestAction {
+    switch demand {
+    case .untracked:
+      break
+    case .requested:
+      guard requested > .none else { return .ignore }
+      demand = .requested(true)
+    case .outstanding(let outstanding):
+      guard requested > .none else { return .ignore }
+      if isSubscribed { demand = .outstanding(outstanding + requested) }
     }
     switch state {
     case .awaitingSubscription(let pending):
       // Only a downstream that has its subscription already can ask for values; a request
       // made before that (by a caller that found the driver some other way) asks for nothing.
-      if downstreamHasSubscription { state = .awaitingSubscription(pending + demand) }
+      if let pending { state = .awaitingSubscription(pending: pending + requested) }
       return .beforeSubscription
     case .subscribed(let upstream):
       return .forward(upstream)
@@ -387,13 +281,13 @@ struct OperatorStateMachine<Output, Failure: Error> {
 
   /// The downstream cancelled.
   mutating func cancel() -> Action {
-    if case .awaitingSubscription = state, !cancelBeforeSubscriptionEnds {
-      // Only noted: the subscription is taken when it comes (see the property).
+    if case .awaitingSubscription = state, !earlyCancelEnds {
+      // Only noted: the subscription is taken when it comes (see ``MisusePolicy``).
       cancelled = true
       return Action(notedEarlyCancel: true)
     }
     // The logic hears of the end once: here, unless the end was delivered already.
-    var action = Action(releasesDownstream: true, ended: pendingEnding != nil)
+    var action = Action(releasesDownstream: true)
     switch state {
     case .awaitingSubscription:
       action.ended = true
@@ -406,12 +300,8 @@ struct OperatorStateMachine<Output, Failure: Error> {
     case .terminated:
       break
     }
-    if case .subscribed(let subscription) = other { action.cancelOther = subscription }
-    if otherRole != nil { other = .done }
-    if let pendingEnding { action.discarded = pendingEnding }
     cancelled = true
     state = .terminated
-    pendingEnding = nil
     return action
   }
 }

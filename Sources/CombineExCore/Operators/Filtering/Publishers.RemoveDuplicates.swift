@@ -88,10 +88,10 @@ struct RemoveDuplicatesLogic<Input, UpstreamFailure: Error, Failure: Error>: Ope
     self.convertFailure = convertFailure
   }
 
-  /// As in Combine: a value, a completion or a request before the upstream's subscription is
-  /// an API violation, and a cancel before it cancels the subscription when it comes (see
-  /// ``OperatorLogic/trapsEventsBeforeSubscription``).
-  var trapsEventsBeforeSubscription: Bool { true }
+  /// As Combine's filtering operators: a value, a completion or a request before the
+  /// upstream's subscription is an API violation, and a cancel before it cancels the
+  /// subscription when it comes.
+  var misusePolicy: MisusePolicy { .trapsEarlyEvents }
 
   func mirrorChildren(_ last: Input?, _ context: OperatorMirrorContext) -> [Mirror.Child] {
     [("downstream", context.downstream), ("last", last as Any)]

@@ -71,8 +71,10 @@ struct ReplaceEmptyLogic<Input, Failure: Error>: OperatorLogic {
   /// The replacement follows no value: any request covers it.
   var demandTracking: DemandTracking { .requested }
 
-  /// A request of zero is an API violation, as in Combine (``OperatorLogic/zeroDemandTraps``).
-  var zeroDemandTraps: Bool { true }
+  /// A request of zero is an API violation, as in Combine. A cancel before the upstream's
+  /// subscription ends the operator (rule 3), where Combine ignores it and then asks the
+  /// subscription that arrives for everything (Docs/Core.md lists the difference).
+  var misusePolicy: MisusePolicy { .standard.trappingZeroDemand }
 
   /// The state: whether the upstream has published a value.
   var initialState: Bool { false }

@@ -50,7 +50,7 @@
 struct MergeStateMachine<Output, Failure: Error> {
   /// Where the merge is in its life (see ``MergeState``).
   @usableFromInline
-  typealias State = MergeState
+  typealias State = MergeState<Failure>
   /// Where the inputs come from (see ``MergeMode``).
   @usableFromInline
   typealias Mode = MergeMode
@@ -117,9 +117,6 @@ struct MergeStateMachine<Output, Failure: Error> {
 
   @usableFromInline
   var state = State.active
-  /// The failure a `failing` merge delivers next.
-  @usableFromInline
-  var pendingFailure: Failure?
   @usableFromInline
   let mode: Mode
   /// `mode` without its payload, for the checks made for every value.
@@ -286,8 +283,8 @@ struct MergeStateMachine<Output, Failure: Error> {
       return releaseEverything()
     case .failing:
       state = .terminated  // Everything was already cancelled; the failure is not delivered.
-      pendingFailure = nil
       clearBuffer()
+      assertInvariants()
       return []
     case .terminated:
       return []
@@ -363,6 +360,7 @@ struct MergeStateMachine<Output, Failure: Error> {
       return .buffered(.none)
     }
     bufferSources.append(covered ? -1 : id)
+    assertInvariants()
     guard covered else { return .buffered(.none) }
     inputs[index].granted += 1
     return .buffered(.max(1))
@@ -481,8 +479,9 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// from its input to `action`.
   @inlinable
   mutating func nextDelivery(_ action: inout Action) -> Delivery? {
+    assertInvariants()
     switch state {
-    case .failing:
+    case .failing(let failure):
       if demand > 0, let value = buffer.popFirst() {
         _ = bufferSources.popFirst()  // Inputs are cancelled: nothing to ask for.
         demand -= 1
@@ -492,8 +491,7 @@ struct MergeStateMachine<Output, Failure: Error> {
       state = .terminated
       isDelivering = false
       clearBuffer()
-      defer { pendingFailure = nil }
-      return pendingFailure.map { .failure($0) }
+      return .failure(failure)
     case .terminated:
       isDelivering = false
       return nil
@@ -534,14 +532,24 @@ struct MergeStateMachine<Output, Failure: Error> {
   mutating func fail(_ failure: Failure) -> Action {
     var action = Action(cancel: releaseInputs())
     if isDelivering {
-      state = .failing
-      pendingFailure = failure
+      state = .failing(failure)
+      assertInvariants()
     } else {
       clearBuffer()
       state = .terminated
       action.deliver = .failure(failure)
     }
     return action
+  }
+
+  /// Checks, in debug builds only (the benchmarks' release build compiles it out), the
+  /// invariant kept by hand: `bufferSources` is in step with `buffer` (one entry per buffered
+  /// value, for flatMap only).
+  @inlinable
+  func assertInvariants() {
+    assert(
+      bufferSources.count == (kind == .flatMap ? buffer.count : 0),
+      "flatMap's buffer sources are in step with its buffer; other merges keep none")
   }
 
   /// Forgets every input, the upstream and the buffer; returns the subscriptions to cancel.
@@ -570,9 +578,10 @@ struct MergeStateMachine<Output, Failure: Error> {
 }
 
 /// Where a merge is in its life (the `State` of ``MergeStateMachine``). Declared outside the
-/// generic machine, and without a payload, so that checking it costs nothing per value.
+/// machine, generic over the failure only (its one payload), so that the check made for every
+/// value (`isActive`) stays a test of the case.
 @usableFromInline
-enum MergeState {
+enum MergeState<Failure: Error> {
   /// Inputs may still deliver, and (for flatMap and switchToLatest) the upstream may still
   /// produce inputs.
   case active
@@ -580,9 +589,9 @@ enum MergeState {
   /// values have been delivered (which may wait for demand).
   case finishing
   /// A failure arrived while a delivery was in progress: when that delivery returns, the
-  /// deliverer sends the buffered values the demand covers, then the failure. Inputs are
+  /// deliverer sends the buffered values the demand covers, then this failure. Inputs are
   /// already cancelled.
-  case failing
+  case failing(Failure)
   /// The completion was handed to a deliverer, or the downstream cancelled: every later event
   /// is ignored and late subscriptions are cancelled.
   case terminated

@@ -69,16 +69,10 @@ struct CollectByCountLogic<Input, Failure: Error>: OperatorLogic {
   /// The state: the batch being filled.
   var initialState: [Input] { [] }
 
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see
-  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
-  var cancelBeforeSubscriptionEnds: Bool { false }
-
-  /// A completion before the upstream's subscription ends the operator, as in Combine
-  /// (``OperatorLogic/endsOnCompletionBeforeSubscription``).
-  var endsOnCompletionBeforeSubscription: Bool { true }
-
-  /// A request of zero is an API violation, as in Combine (``OperatorLogic/zeroDemandTraps``).
-  var zeroDemandTraps: Bool { true }
+  /// As in Combine: a cancel before the upstream's subscription is only noted (the
+  /// subscription that arrives is handed on untouched), a completion before it is passed on,
+  /// and a request of zero is an API violation.
+  var misusePolicy: MisusePolicy { .notesEarlyCancel.endingOnEarlyCompletion.trappingZeroDemand }
 
   func mirrorChildren(_ batch: [Input], _ context: OperatorMirrorContext) -> [Mirror.Child] {
     [

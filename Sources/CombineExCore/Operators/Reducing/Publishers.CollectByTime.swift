@@ -126,13 +126,17 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   typealias Failure = Upstream.Failure
 
   private let lock = Lock()
+  /// The upstream's subscription while connected; `terminated` after the completion or a
+  /// cancel (the timer is then cancelled, and one made meanwhile is not kept).
   private var status = OperatorStatus.awaitingSubscription
   private var demand = Subscribers.Demand.none
+  /// The group being collected (while connected).
   private var current: [Input] = []
+  /// Groups made and waiting for demand, oldest first.
   private var ready: [[Input]] = []
+  /// The upstream finished: `.finished` follows the ready groups (only once terminated).
   private var finishing = false
   private var timer: (any Cancellable)?
-  private var stopped = false
   private let outbox: SerialOutbox<Downstream>
   private let scheduler: Context
   private let stride: Context.SchedulerTimeType.Stride
@@ -177,7 +181,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
       tick()
     }
     let keep = lock.withLock { () -> Bool in
-      guard !stopped else { return false }
+      guard status.isSubscribed else { return false }
       timer = newTimer
       return true
     }
@@ -205,7 +209,6 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     let timer = lock.withLock { () -> (any Cancellable)?? in
       guard status.isSubscribed else { return nil }
       status = .terminated
-      stopped = true
       switch completion {
       case .finished:
         if !current.isEmpty { ready.append(current) }
@@ -255,6 +258,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
           return (true, full)
         }
         if ready.isEmpty, finishing {
+          assert(!status.isSubscribed, "finishing while the upstream may still send")
           finishing = false
           outbox.enqueue(.completion(.finished))
           return (false, false)
@@ -293,7 +297,6 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     let (upstream, timer) = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
       defer {
         status = .terminated
-        stopped = true
         current = []
         ready = []
         finishing = false

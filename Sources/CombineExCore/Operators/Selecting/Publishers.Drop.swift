@@ -68,12 +68,11 @@ struct DropLogic<Input, Failure: Error>: OperatorLogic {
 
   var initialDemand: Subscribers.Demand { .max(count) }
 
-  /// A completion before the upstream's subscription ends the operator, as in Combine
-  /// (``OperatorLogic/endsOnCompletionBeforeSubscription``).
-  var endsOnCompletionBeforeSubscription: Bool { true }
-
-  /// A request of zero is an API violation, as in Combine (``OperatorLogic/zeroDemandTraps``).
-  var zeroDemandTraps: Bool { true }
+  /// As in Combine, a completion before the upstream's subscription ends the operator (the
+  /// downstream, which has its subscription already, receives it), and a request of zero is an
+  /// API violation. A cancel before the upstream's subscription ends the operator (rule 3),
+  /// where Combine ignores it (Docs/Core.md lists the difference).
+  var misusePolicy: MisusePolicy { .standard.endingOnEarlyCompletion.trappingZeroDemand }
 
   /// The state: the elements still to drop.
   var initialState: Int { count }

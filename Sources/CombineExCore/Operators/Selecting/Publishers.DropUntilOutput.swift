@@ -84,43 +84,9 @@ extension Publishers {
     /// subscribed, in that order.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Other.Failure == S.Failure {
-      OperatorDriver(DropUntilOutputLogic<Output, Failure>(), downstream: subscriber)
-        .start(upstream: upstream, other: other)
+      DropUntilOutputStorage(downstream: subscriber).start(upstream: upstream, trigger: other)
     }
   }
 }
 
 extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
-
-/// `drop(untilOutputFrom:)`: the driver's second input opens the gate (``OtherInputRole/start``);
-/// values that pass it go through unchanged.
-struct DropUntilOutputLogic<Input, Failure: Error>: OperatorLogic {
-  typealias UpstreamFailure = Failure
-  typealias OtherFailure = Failure
-
-  var name: String { "DropUntilOutput" }
-
-  var otherInput: OtherInputRole? { .start }
-
-  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
-    .emit(input)
-  }
-
-  /// Before its value (after it, the second input is cancelled and its completion ignored),
-  /// the second input's completion ends the result the same way.
-  func otherCompleted(
-    _ completion: Subscribers.Completion<Failure>
-  ) -> Subscribers.Completion<Failure>? {
-    completion
-  }
-}
-
-/// A logic whose second input's subscriber shows itself as Combine's does: for
-/// `drop(untilOutputFrom:)`, named like the operator, with no children and its name as the
-/// playground value (`prefix(untilOutputFrom:)`'s shows nothing of the kind in Combine).
-protocol NamedOtherInputLogic: OperatorLogic {}
-
-extension DropUntilOutputLogic: NamedOtherInputLogic {}
-
-extension OtherInput: CustomReflectable, CustomPlaygroundDisplayConvertible, NamedReflection
-where Logic: NamedOtherInputLogic {}

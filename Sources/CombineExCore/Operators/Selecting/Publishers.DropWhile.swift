@@ -118,12 +118,10 @@ struct DropWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: OperatorLo
   /// The state: whether the predicate still decides (false once it let an element through).
   var initialState: Bool { true }
 
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see
-  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
-  var cancelBeforeSubscriptionEnds: Bool { false }
-
-  /// A request of zero is an API violation, as in Combine (``OperatorLogic/zeroDemandTraps``).
-  var zeroDemandTraps: Bool { true }
+  /// As in Combine: a cancel before the upstream's subscription is only noted (the
+  /// subscription that arrives is handed on untouched), a completion before it is ignored, and
+  /// a request of zero is an API violation.
+  var misusePolicy: MisusePolicy { .notesEarlyCancel.trappingZeroDemand }
 
   func receive(_ input: Input, _ dropping: inout Bool) -> OperatorStep<Input, Failure> {
     guard dropping else { return .emit(input) }

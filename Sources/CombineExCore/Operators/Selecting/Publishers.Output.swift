@@ -102,9 +102,9 @@ struct OutputLogic<Input, Failure: Error>: OperatorLogic {
   /// The state: the index of the next upstream element.
   var initialState: Int { 0 }
 
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see
-  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
-  var cancelBeforeSubscriptionEnds: Bool { false }
+  /// As in Combine: a cancel before the upstream's subscription is only noted (the
+  /// subscription that arrives is handed on untouched), and a completion before it is ignored.
+  var misusePolicy: MisusePolicy { .notesEarlyCancel }
 
   func receive(_ input: Input, _ index: inout Int) -> OperatorStep<Input, Failure> {
     let current = index

@@ -79,29 +79,9 @@ extension Publishers {
     /// subscribed, in that order.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      OperatorDriver(
-        PrefixUntilOutputLogic<Output, Failure, Other.Failure>(), downstream: subscriber
-      )
-      .start(upstream: upstream, other: other)
+      PrefixUntilOutputStorage(downstream: subscriber).start(upstream: upstream, trigger: other)
     }
   }
 }
 
 extension Publishers.PrefixUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}
-
-/// `prefix(untilOutputFrom:)`: the driver's second input finishes the result
-/// (``OtherInputRole/stop``); values go through unchanged until then.
-struct PrefixUntilOutputLogic<Input, Failure: Error, OtherFailure: Error>: OperatorLogic {
-  typealias UpstreamFailure = Failure
-
-  var name: String { "PrefixUntilOutput" }
-
-  var otherInput: OtherInputRole? { .stop }
-
-  /// As in Combine, its subscription shows no description, mirror or playground value.
-  var isReflected: Bool { false }
-
-  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
-    .emit(input)
-  }
-}

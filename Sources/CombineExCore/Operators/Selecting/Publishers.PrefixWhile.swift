@@ -115,10 +115,10 @@ struct PrefixWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: Operator
   let shouldContinue: (Input) -> Result<Bool, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
 
-  /// As in Combine: a value, a completion or a request before the upstream's subscription is
-  /// an API violation, and a cancel before it cancels the subscription when it comes (see
-  /// ``OperatorLogic/trapsEventsBeforeSubscription``).
-  var trapsEventsBeforeSubscription: Bool { true }
+  /// As Combine's filtering operators: a value, a completion or a request before the
+  /// upstream's subscription is an API violation, and a cancel before it cancels the
+  /// subscription when it comes.
+  var misusePolicy: MisusePolicy { .trapsEarlyEvents }
 
   func mirrorChildren(_: State, _ context: OperatorMirrorContext) -> [Mirror.Child] {
     [("downstream", context.downstream)]

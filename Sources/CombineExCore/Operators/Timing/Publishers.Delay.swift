@@ -103,15 +103,38 @@ extension Publishers {
 final class DelaySubscription<Input, Failure: Error, Context: Scheduler, Downstream: Subscriber>:
   Subscriber, Subscription, @unchecked Sendable
 where Downstream.Input == Input, Downstream.Failure == Failure {
-  // @unchecked Sendable: `upstream`, `subscribed` and `completed` are guarded by `lock`; the outbox is
-  // thread-safe; the other properties are constants.
+  // @unchecked Sendable: `phase` is guarded by `lock`; the outbox is thread-safe; the other
+  // properties are constants.
+
+  /// Where the subscription is in its life, with the upstream's subscription while it is kept.
+  private enum Phase {
+    /// Waiting for the upstream's subscription.
+    case awaitingSubscription
+    /// Connected: values and the completion are scheduled as they come.
+    case subscribed(any Subscription)
+    /// The upstream completed: nothing more is scheduled, but its subscription is kept (the
+    /// downstream's requests still reach it) until the delayed completion is delivered.
+    case completed(any Subscription)
+    /// The completion was delivered, or the downstream cancelled (a subscription that arrives
+    /// then is cancelled).
+    case ended
+
+    /// The upstream's subscription, while it is kept.
+    var upstream: (any Subscription)? {
+      switch self {
+      case .subscribed(let upstream), .completed(let upstream): upstream
+      case .awaitingSubscription, .ended: nil
+      }
+    }
+
+    var isSubscribed: Bool {
+      if case .subscribed = self { return true }
+      return false
+    }
+  }
+
   private let lock = Lock()
-  /// The upstream's subscription, from its arrival until a cancel or the completion's delivery.
-  private var upstream: (any Subscription)?
-  /// Whether the upstream's subscription arrived (a second one is cancelled).
-  private var subscribed = false
-  /// Whether the upstream completed (or the downstream cancelled): nothing more is scheduled.
-  private var completed = false
+  private var phase = Phase.awaitingSubscription
   private let outbox: SerialOutbox<Downstream>
   private let interval: Context.SchedulerTimeType.Stride
   private let tolerance: Context.SchedulerTimeType.Stride
@@ -134,9 +157,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
   func receive(subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
-      guard !subscribed, !completed else { return false }
-      subscribed = true
-      upstream = subscription
+      guard case .awaitingSubscription = phase else { return false }
+      phase = .subscribed(subscription)
       return true
     }
     guard accepted else {
@@ -147,7 +169,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ subscribed && !completed }), outbox.enqueue(.value(input)) else {
+    guard lock.withLock({ phase.isSubscribed }), outbox.enqueue(.value(input)) else {
       return .none
     }
     schedule()
@@ -156,8 +178,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
   func receive(completion: Subscribers.Completion<Failure>) {
     let live = lock.withLock { () -> Bool in
-      guard subscribed, !completed else { return false }
-      completed = true
+      guard case .subscribed(let upstream) = phase else { return false }
+      phase = .completed(upstream)
       return true
     }
     guard live, outbox.enqueue(.completion(completion)) else { return }
@@ -171,24 +193,29 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     ) { [self] in
       outbox.deliverOne(reportingEach: { demand in
         guard demand > .none else { return }
-        lock.withLock { upstream }?.request(demand)
+        lock.withLock { phase.upstream }?.request(demand)
       })
       // The completion was delivered (the outbox is closed): the upstream is released.
-      if !outbox.isOpen { lock.withLock { upstream = nil } }
+      if !outbox.isOpen {
+        lock.withLock {
+          // The outbox closes only after the completion or at a cancel.
+          assert(!phase.isSubscribed, "the outbox closed while the upstream may still send")
+          phase = .ended
+        }
+      }
     }
   }
 
   // MARK: Subscription (downstream side)
 
   func request(_ demand: Subscribers.Demand) {
-    lock.withLock { upstream }?.request(demand)
+    lock.withLock { phase.upstream }?.request(demand)
   }
 
   func cancel() {
     let upstream = lock.withLock { () -> (any Subscription)? in
-      completed = true
-      defer { self.upstream = nil }
-      return self.upstream
+      defer { phase = .ended }
+      return phase.upstream
     }
     outbox.close()
     upstream?.cancel()

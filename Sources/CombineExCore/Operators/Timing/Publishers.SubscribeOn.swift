@@ -82,9 +82,9 @@ struct SubscribeOnLogic<Input, Failure: Error, Context: Scheduler>: OperatorLogi
 
   var name: String { "SubscribeOn" }
 
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see
-  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
-  var cancelBeforeSubscriptionEnds: Bool { false }
+  /// As in Combine: a cancel before the upstream's subscription is only noted (the
+  /// subscription that arrives is handed on untouched), and a completion before it is ignored.
+  var misusePolicy: MisusePolicy { .notesEarlyCancel }
 
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     .emit(input)

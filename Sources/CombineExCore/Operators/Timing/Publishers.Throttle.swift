@@ -97,8 +97,8 @@ extension Publishers {
 /// waiting with `schedule(options: nil)`. A value takes its unit of demand when it is
 /// scheduled; a value arriving without demand is dropped.
 ///
-/// State (under `lock`): the phase, the value and completion waiting for the scheduled
-/// emission, the time of the last emission and the downstream's demand. Events are put in the
+/// State (under `lock`): the phase (with the completion waiting for its emission), the value
+/// waiting for the scheduled emission, the time of the last emission and the downstream's demand. Events are put in the
 /// outbox under `lock` (the outbox's lock nests inside it and calls nothing out), so their order
 /// is the order of the decisions. Scheduled work holds the subscription weakly, as Combine's
 /// does: an emission due after everything let go of the subscription does nothing.
@@ -118,16 +118,16 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private enum Phase {
     case awaitingSubscription
     case subscribed(any Subscription)
-    /// The upstream completed; the completion waits for its emission.
-    case completing(any Subscription)
+    /// The upstream completed; its completion waits for its emission.
+    case completing(any Subscription, Subscribers.Completion<Failure>)
     case ended
   }
 
   private let lock = Lock()
   private var phase = Phase.awaitingSubscription
   private var demand = Subscribers.Demand.none
+  /// The value waiting for its emission (while subscribed or completing).
   private var pendingInput: Input?
-  private var pendingCompletion: Subscribers.Completion<Failure>?
   private var lastEmission: Context.SchedulerTimeType?
   private let outbox: SerialOutbox<Downstream>
   private let interval: Context.SchedulerTimeType.Stride
@@ -205,8 +205,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     _ = scheduler.now  // As Combine does.
     let scheduleNow = lock.withLock { () -> Bool in
       guard case .subscribed(let upstream) = phase else { return false }
-      phase = .completing(upstream)
-      pendingCompletion = completion
+      phase = .completing(upstream, completion)
       // A value waiting for its emission takes the completion with it.
       return pendingInput == nil
     }
@@ -219,7 +218,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     let stampsTime = lock.withLock { () -> Bool? in
       switch phase {
       case .awaitingSubscription, .ended: return nil
-      case .subscribed, .completing: return pendingInput != nil && pendingCompletion == nil
+      case .subscribed: return pendingInput != nil
+      case .completing: return false
       }
     }
     guard let stampsTime else { return }
@@ -236,8 +236,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         sendsValue = true
       }
       pendingInput = nil
-      guard let completion = pendingCompletion else { return (sendsValue, false) }
-      pendingCompletion = nil
+      guard case .completing(_, let completion) = phase else { return (sendsValue, false) }
       phase = .ended
       outbox.enqueue(.completion(completion))
       return (sendsValue, true)
@@ -268,10 +267,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       defer {
         phase = .ended
         pendingInput = nil
-        pendingCompletion = nil
       }
       switch phase {
-      case .subscribed(let upstream), .completing(let upstream): return upstream
+      case .subscribed(let upstream), .completing(let upstream, _): return upstream
       case .awaitingSubscription, .ended: return nil
       }
     }

@@ -60,13 +60,10 @@ struct CodingLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
   let name: String
   let transform: (Input) throws -> Output
 
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see
-  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
-  var cancelBeforeSubscriptionEnds: Bool { false }
-
-  /// A completion before the upstream's subscription ends the operator, as in Combine
-  /// (``OperatorLogic/endsOnCompletionBeforeSubscription``).
-  var endsOnCompletionBeforeSubscription: Bool { true }
+  /// As in Combine: a cancel before the upstream's subscription is only noted (the
+  /// subscription that arrives is handed on untouched), and a completion before it is passed
+  /// on.
+  var misusePolicy: MisusePolicy { .notesEarlyCancel.endingOnEarlyCompletion }
 
   func mirrorChildren(_: Void, _ context: OperatorMirrorContext) -> [Mirror.Child] {
     [

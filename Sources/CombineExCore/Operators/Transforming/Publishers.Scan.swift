@@ -52,9 +52,8 @@ extension Publishers {
     where Output == S.Input, Upstream.Failure == S.Failure {
       let nextPartialResult = self.nextPartialResult
       let logic = ScanLogic<Upstream.Output, Output, Failure, Failure>(
-        name: "Scan", initialState: initialResult,
-        step: { .success(nextPartialResult($0, $1)) }, convertFailure: { $0 },
-        endsOnCompletionBeforeSubscription: true)
+        variant: .scan, initialState: initialResult,
+        step: { .success(nextPartialResult($0, $1)) }, convertFailure: { $0 })
       upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }
@@ -63,24 +62,45 @@ extension Publishers {
 /// `scan` and `tryScan`: fold each element into the accumulator and emit it; a failing step
 /// fails.
 struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: OperatorLogic {
-  let name: String
+  /// Which of the two operators: Combine builds them differently, and it shows at the edges.
+  enum Variant {
+    /// `scan`.
+    case scan
+    /// `tryScan`.
+    case tryScan
+  }
+
+  let variant: Variant
   /// The state is the accumulator; it starts from the initial result.
   let initialState: Output
   let step: (Output, Input) -> Result<Output, Failure>
   let convertFailure: (UpstreamFailure) -> Failure
-  /// Whether a completion before the upstream's subscription ends the operator: for `scan`,
-  /// not `tryScan`, as in Combine (``OperatorLogic/endsOnCompletionBeforeSubscription``).
-  let endsOnCompletionBeforeSubscription: Bool
 
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see
-  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
-  var cancelBeforeSubscriptionEnds: Bool { false }
+  var name: String {
+    switch variant {
+    case .scan: "Scan"
+    case .tryScan: "TryScan"
+    }
+  }
+
+  /// As in Combine: a cancel before the upstream's subscription is only noted (the
+  /// subscription that arrives is handed on untouched); a completion before it is passed on by
+  /// `scan` and ignored by `tryScan`.
+  var misusePolicy: MisusePolicy {
+    switch variant {
+    case .scan: .notesEarlyCancel.endingOnEarlyCompletion
+    case .tryScan: .notesEarlyCancel
+    }
+  }
 
   /// As in Combine: `tryScan` also shows its status.
   func mirrorChildren(_ accumulator: Output, _ context: OperatorMirrorContext) -> [Mirror.Child] {
-    name == "TryScan"
-      ? [("downstream", context.downstream), ("status", context.status), ("result", accumulator)]
-      : [("downstream", context.downstream), ("result", accumulator)]
+    switch variant {
+    case .scan:
+      [("downstream", context.downstream), ("result", accumulator)]
+    case .tryScan:
+      [("downstream", context.downstream), ("status", context.status), ("result", accumulator)]
+    }
   }
 
   func receive(_ input: Input, _ accumulator: inout Output) -> OperatorStep<Output, Failure> {

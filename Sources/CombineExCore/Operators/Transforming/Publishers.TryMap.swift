@@ -83,9 +83,9 @@ struct TryMapLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
 
   var name: String { "TryMap" }
 
-  /// A cancel before the upstream's subscription is only noted, as before the driver (see
-  /// ``OperatorLogic/cancelBeforeSubscriptionEnds``).
-  var cancelBeforeSubscriptionEnds: Bool { false }
+  /// As in Combine: a cancel before the upstream's subscription is only noted (the
+  /// subscription that arrives is handed on untouched), and a completion before it is ignored.
+  var misusePolicy: MisusePolicy { .notesEarlyCancel }
 
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {

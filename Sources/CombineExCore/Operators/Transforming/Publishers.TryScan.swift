@@ -56,9 +56,9 @@ extension Publishers {
     where Output == S.Input, S.Failure == Failure {
       let nextPartialResult = self.nextPartialResult
       let logic = ScanLogic<Upstream.Output, Output, Upstream.Failure, any Error>(
-        name: "TryScan", initialState: initialResult,
+        variant: .tryScan, initialState: initialResult,
         step: { accumulator, next in Result { try nextPartialResult(accumulator, next) } },
-        convertFailure: { $0 }, endsOnCompletionBeforeSubscription: false)
+        convertFailure: { $0 })
       upstream.subscribe(OperatorDriver(logic, downstream: subscriber))
     }
   }

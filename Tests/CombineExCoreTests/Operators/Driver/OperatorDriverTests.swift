@@ -184,6 +184,43 @@ struct OperatorDriverTests {
     recorder.request(.none)
     #expect(upstream.requests == [.none])
   }
+
+  // MARK: Re-entry (the rule in OperatorLogic's header)
+
+  @Test(
+    "a value sent into the upstream from inside the logic's closure runs nested, on the state as it is then, and the outer call overwrites it"
+  )
+  func nestedReceiveFromTheLogic() {
+    let subject = PassthroughSubject<Int, Never>()
+    var received: [Int] = []
+    let cancellable = subject.scan(0) { total, value in
+      if value == 1 { subject.send(10) }
+      return total + value
+    }
+    .sink { received.append($0) }
+    subject.send(1)
+    subject.send(2)
+    // The nested call saw 0 and published 10; the outer one then published 0 + 1, and the
+    // state went on from there.
+    #expect(received == [10, 1, 3])
+    withExtendedLifetime(cancellable) {}
+  }
+
+  @Test(
+    "a value sent into the upstream from inside the downstream's receive runs nested, after the logic's step"
+  )
+  func nestedReceiveFromTheDownstream() {
+    let subject = PassthroughSubject<Int, Never>()
+    var received: [Int] = []
+    let cancellable = subject.scan(0, +).sink { total in
+      received.append(total)
+      if total == 1 { subject.send(10) }
+    }
+    subject.send(1)
+    subject.send(2)
+    #expect(received == [1, 11, 13])
+    withExtendedLifetime(cancellable) {}
+  }
 }
 
 /// The operators for which Combine stops the program on events before the upstream's
