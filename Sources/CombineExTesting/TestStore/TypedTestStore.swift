@@ -168,8 +168,10 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// as ``TestStore/send(_:assert:fileID:filePath:line:column:)`` does.
   ///
   /// ```swift
+  /// // Setup: typed-search-store — the `store` of TypedTestStore's example
   /// store.send(Thunk<Search> { dispatch, _ in dispatch(SearchAction.queryChanged("swift")) })
   /// store.receive(.queryChanged("swift")) { $0.query = "swift" }
+  /// store.receive(.response(["SWIFT"])) { $0.results = ["SWIFT"] }
   /// ```
   ///
   /// The feature's own actions keep their leading-dot syntax: `send(.queryChanged("swift"))`
@@ -190,9 +192,14 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// of the synchronous one, returning once the store has processed the action.
   ///
   /// ```swift
+  /// // Setup: typed-search-store — the `store` of TypedTestStore's example
   /// await store.send(RetainedPublisherAction<Search> { dispatch, _, cancellables, cleanup in
-  ///   // start a pipeline that dispatches SearchAction values
+  ///   Just(SearchAction.queryChanged("swift"))
+  ///     .sink { dispatch($0); cleanup() }
+  ///     .store(in: &cancellables)
   /// })
+  /// await store.receive(.queryChanged("swift")) { $0.query = "swift" }
+  /// await store.receive(.response(["SWIFT"])) { $0.results = ["SWIFT"] }
   /// ```
   @_disfavoredOverload
   nonisolated(nonsending) public func send(
