@@ -50,7 +50,7 @@
 struct MergeStateMachine<Output, Failure: Error> {
   /// Where the merge is in its life (see ``MergeState``).
   @usableFromInline
-  typealias State = MergeState<Failure>
+  typealias State = MergeState
   /// Where the inputs come from (see ``MergeMode``).
   @usableFromInline
   typealias Mode = MergeMode
@@ -117,6 +117,11 @@ struct MergeStateMachine<Output, Failure: Error> {
 
   @usableFromInline
   var state = State.active
+  /// The failure a `failing` merge delivers next: set exactly while `state` is `failing`
+  /// (kept beside the state, not in it: ``MergeState`` has no payload, so that the check made
+  /// for every value stays a comparison; ``assertInvariants()`` checks the pairing).
+  @usableFromInline
+  var pendingFailure: Failure?
   @usableFromInline
   let mode: Mode
   /// `mode` without its payload, for the checks made for every value.
@@ -283,6 +288,7 @@ struct MergeStateMachine<Output, Failure: Error> {
       return releaseEverything()
     case .failing:
       state = .terminated  // Everything was already cancelled; the failure is not delivered.
+      pendingFailure = nil
       clearBuffer()
       assertInvariants()
       return []
@@ -481,7 +487,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   mutating func nextDelivery(_ action: inout Action) -> Delivery? {
     assertInvariants()
     switch state {
-    case .failing(let failure):
+    case .failing:
       if demand > 0, let value = buffer.popFirst() {
         _ = bufferSources.popFirst()  // Inputs are cancelled: nothing to ask for.
         demand -= 1
@@ -491,7 +497,8 @@ struct MergeStateMachine<Output, Failure: Error> {
       state = .terminated
       isDelivering = false
       clearBuffer()
-      return .failure(failure)
+      defer { pendingFailure = nil }
+      return pendingFailure.map { .failure($0) }
     case .terminated:
       isDelivering = false
       return nil
@@ -532,7 +539,8 @@ struct MergeStateMachine<Output, Failure: Error> {
   mutating func fail(_ failure: Failure) -> Action {
     var action = Action(cancel: releaseInputs())
     if isDelivering {
-      state = .failing(failure)
+      state = .failing
+      pendingFailure = failure
       assertInvariants()
     } else {
       clearBuffer()
@@ -543,10 +551,13 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// Checks, in debug builds only (the benchmarks' release build compiles it out), the
-  /// invariant kept by hand: `bufferSources` is in step with `buffer` (one entry per buffered
-  /// value, for flatMap only).
+  /// invariants kept by hand: `pendingFailure` is set exactly while `failing`, and
+  /// `bufferSources` is in step with `buffer` (one entry per buffered value, for flatMap only).
   @inlinable
   func assertInvariants() {
+    assert(
+      (state == .failing) == (pendingFailure != nil),
+      "a merge's pending failure is set exactly while it is failing")
     assert(
       bufferSources.count == (kind == .flatMap ? buffer.count : 0),
       "flatMap's buffer sources are in step with its buffer; other merges keep none")
@@ -578,10 +589,9 @@ struct MergeStateMachine<Output, Failure: Error> {
 }
 
 /// Where a merge is in its life (the `State` of ``MergeStateMachine``). Declared outside the
-/// machine, generic over the failure only (its one payload), so that the check made for every
-/// value (`isActive`) stays a test of the case.
+/// generic machine, and without a payload, so that checking it costs nothing per value.
 @usableFromInline
-enum MergeState<Failure: Error> {
+enum MergeState {
   /// Inputs may still deliver, and (for flatMap and switchToLatest) the upstream may still
   /// produce inputs.
   case active
@@ -589,9 +599,9 @@ enum MergeState<Failure: Error> {
   /// values have been delivered (which may wait for demand).
   case finishing
   /// A failure arrived while a delivery was in progress: when that delivery returns, the
-  /// deliverer sends the buffered values the demand covers, then this failure. Inputs are
+  /// deliverer sends the buffered values the demand covers, then the failure. Inputs are
   /// already cancelled.
-  case failing(Failure)
+  case failing
   /// The completion was handed to a deliverer, or the downstream cancelled: every later event
   /// is ignored and late subscriptions are cancelled.
   case terminated
