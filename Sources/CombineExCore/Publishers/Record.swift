@@ -151,7 +151,6 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
 
 /// The subscription of ``Record``: a lock-free production loop over ``DrainState`` that
 /// delivers the recorded values as demanded, then the recorded completion.
-/// The subscription of ``Record``: a lock-free production loop over ``DrainState``.
 ///
 /// As Combine's, it shows the recorded values as its description and in its mirror (children
 /// `sequence` and `completion`) until it ends, then "Cancelled Events" and no values.
