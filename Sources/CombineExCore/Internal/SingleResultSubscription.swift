@@ -18,7 +18,9 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   // @unchecked Sendable: every mutable property is guarded by `lock`, but `delivery` and
-  // `result` while `phase` is `delivering`, when only the delivering thread touches them.
+  // `result` from the moment `phase` becomes `delivering`, when only the delivering thread
+  // touches them (a cancel or the mirror then leaves them alone). Hence no runtime exclusivity
+  // checks (`@exclusivity(unchecked)`): they cost about 1,800 instructions per subscription.
 
   /// Which publisher the subscription serves: what it is called, and what it does with a
   /// request for zero values and with a cancel.
@@ -35,9 +37,9 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   /// What a call of `delivery` does.
   @usableFromInline
   package enum Action {
-    /// Sends the result (a `Result<Output, Failure>` boxed): a value then `.finished` unless
-    /// the subscriber cancelled meanwhile, or a failure.
-    case deliver(Any)
+    /// Sends the result (`result`, a `Result<Output, Failure>` boxed): a value then
+    /// `.finished` unless the subscriber cancelled meanwhile, or a failure.
+    case deliver
     /// Returns the subscriber, for the mirror; delivers nothing.
     case reflect
   }
@@ -61,29 +63,37 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   @usableFromInline
   let lock = Lock()
   @usableFromInline
+  @exclusivity(unchecked)
   var phase = Phase.starting
   @usableFromInline
+  @exclusivity(unchecked)
   var hasDemand = false
   /// Whether the result was delivered on a request (it had arrived before): as Combine's, a
   /// future's mirror then still shows the future once done.
   @usableFromInline
+  @exclusivity(unchecked)
   var deliveredOnRequest = false
   /// The result (a `Result<Output, Failure>`), from its arrival until its delivery.
   @usableFromInline
+  @exclusivity(unchecked)
   var result: Any?
   /// Whether `result` is a failure, which is delivered without demand.
   @usableFromInline
+  @exclusivity(unchecked)
   var resultIsFailure = false
   /// Sends the result to the subscriber, or shows it (see ``Action``); `nil` once the
   /// subscriber is let go of (delivered or cancelled).
   @usableFromInline
+  @exclusivity(unchecked)
   var delivery: ((SingleResultSubscription, Action) -> Any?)?
   /// The future whose result this subscription waits for (held weakly: a subscription keeps
   /// no future alive, and showing it in the mirror keeps nothing alive either).
   @usableFromInline
+  @exclusivity(unchecked)
   weak var origin: (any SingleResultOrigin)?
   /// Cancels the running work of a `DeferredFuture`, until the result is delivered.
   @usableFromInline
+  @exclusivity(unchecked)
   var cancelWork: (@Sendable () -> Void)?
 
   /// Creates the subscription for `downstream`; the result goes to it through `delivery`.
@@ -97,9 +107,13 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
       switch action {
       case .reflect:
         return downstream
-      case .deliver(let boxed):
+      case .deliver:
         // Always the type the publisher boxed: its `Output` and `Failure` are the subscriber's.
-        switch boxed as! Result<Downstream.Input, Downstream.Failure> {
+        switch subscription.result.unsafelyUnwrapped
+          as! Result<
+            Downstream.Input, Downstream.Failure
+          >
+        {
         case .success(let value):
           _ = downstream.receive(value)
           // Still `delivering` unless the subscriber cancelled meanwhile.
@@ -142,24 +156,24 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   /// Receives the result (a `Result<Output, Failure>` boxed); only the first call counts.
   @usableFromInline
   package func fulfill(boxed result: Any, isFailure: Bool) {
-    let delivery = lock.withLock { () -> Delivery? in
-      guard phase == .starting || phase == .live, self.result == nil else { return nil }
+    let ready = lock.withLock { () -> Bool in
+      guard phase == .starting || phase == .live, self.result == nil else { return false }
       self.result = result
       resultIsFailure = isFailure
       return takeDeliveryIfReady()
     }
-    deliver(delivery)
+    if ready { deliver() }
   }
 
   /// Ends the starting phase: delivers if the result (and demand) arrived meanwhile.
   @usableFromInline
   package func start() {
-    let delivery = lock.withLock { () -> Delivery? in
-      guard phase == .starting else { return nil }
+    let ready = lock.withLock { () -> Bool in
+      guard phase == .starting else { return false }
       phase = .live
       return takeDeliveryIfReady()
     }
-    deliver(delivery)
+    if ready { deliver() }
   }
 
   /// Whether the work may still be started: `false` once the subscriber cancelled.
@@ -171,14 +185,14 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   /// the subscriber cancelled meanwhile (from another thread). Then delivers if the result (and
   /// demand) arrived meanwhile.
   package func finishStartingWork(cancellingWith cancelWork: (@Sendable () -> Void)?) {
-    let (delivery, cancelNow) = lock.withLock { () -> (Delivery?, (@Sendable () -> Void)?) in
-      guard phase == .starting else { return (nil, cancelWork) }
+    let (ready, cancelNow) = lock.withLock { () -> (Bool, (@Sendable () -> Void)?) in
+      guard phase == .starting else { return (false, cancelWork) }
       phase = .live
       self.cancelWork = cancelWork
       return (takeDeliveryIfReady(), nil)
     }
     cancelNow?()
-    deliver(delivery)
+    if ready { deliver() }
   }
 
   @usableFromInline
@@ -191,14 +205,14 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
     case .work:
       guard demand > .none else { return }
     }
-    let delivery = lock.withLock { () -> Delivery? in
-      guard phase != .done else { return nil }
+    let ready = lock.withLock { () -> Bool in
+      guard phase != .done else { return false }
       hasDemand = true
-      let delivery = takeDeliveryIfReady()
-      if delivery != nil { deliveredOnRequest = true }
-      return delivery
+      let ready = takeDeliveryIfReady()
+      if ready { deliveredOnRequest = true }
+      return ready
     }
-    deliver(delivery)
+    if ready { deliver() }
   }
 
   @usableFromInline
@@ -235,30 +249,28 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
     let cancelWork: (@Sendable () -> Void)?
   }
 
-  /// What to deliver: the subscriber's closure and the result.
+  /// Under `lock`: if everything needed to deliver is there, moves to `delivering` and returns
+  /// `true`: the calling thread then owns `delivery` and `result`, and must call ``deliver()``.
   @usableFromInline
-  typealias Delivery = (send: (SingleResultSubscription, Action) -> Any?, result: Any)
-
-  /// Under `lock`: if everything needed to deliver is there, ends the subscription and returns
-  /// what to deliver.
-  @usableFromInline
-  func takeDeliveryIfReady() -> Delivery? {
-    guard phase == .live, let result, let delivery else { return nil }
-    if !hasDemand, !resultIsFailure { return nil }
+  func takeDeliveryIfReady() -> Bool {
+    guard phase == .live, result != nil, delivery != nil else { return false }
+    if !hasDemand, !resultIsFailure { return false }
     phase = .delivering
-    self.result = nil
-    self.delivery = nil
     cancelWork = nil
-    return (delivery, result)
+    return true
   }
 
+  /// Sends the result, then lets go of the subscriber and the result. Only the thread that
+  /// moved to `delivering` calls it.
   @usableFromInline
-  func deliver(_ delivery: Delivery?) {
-    guard let (send, result) = delivery else { return }
-    _ = send(self, .deliver(result))
+  func deliver() {
+    _ = delivery.unsafelyUnwrapped(self, .deliver)
     // `delivering` until the completion was received (a cancel meanwhile only ends it early):
     // the mirror shows the future to the subscriber receiving it, as Combine's does.
     lock.withLock { phase = .done }
+    // Released outside the lock; from `done` on, no other thread reads them.
+    delivery = nil
+    result = nil
   }
 
   /// Called by `delivery` after the value: whether to send `.finished` (no cancel meanwhile).
@@ -274,8 +286,9 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   package var customMirror: Mirror {
     let (origin, delivery, hasDemand) = lock.withLock {
       (
-        phase == .done && !deliveredOnRequest ? nil : self.origin, self.delivery,
-        self.hasDemand
+        phase == .done && !deliveredOnRequest ? nil : self.origin,
+        // Not while delivering: the delivering thread owns it, and it is as good as gone.
+        phase == .starting || phase == .live ? self.delivery : nil, self.hasDemand
       )
     }
     let downstream = delivery?(self, .reflect)

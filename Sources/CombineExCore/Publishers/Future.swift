@@ -29,7 +29,8 @@
 public final class Future<Output, Failure: Error>: Publisher, SingleResultOrigin,
   @unchecked Sendable
 {
-  // @unchecked Sendable: `result` and `waiting` are guarded by `lock`.
+  // @unchecked Sendable: `result`, `resultIsFailure` and `waiting` are guarded by `lock` (so
+  // they need no runtime exclusivity checks: `@exclusivity(unchecked)`).
   /// A type that represents a closure to invoke in the future, when an element or error is
   /// available: the first call fulfills the future, later calls are ignored.
   public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
@@ -40,12 +41,15 @@ public final class Future<Output, Failure: Error>: Publisher, SingleResultOrigin
   let lock = Lock()
   /// The result (a `Result<Output, Failure>` boxed), once the promise has been called.
   @usableFromInline
+  @exclusivity(unchecked)
   var result: Any?
   /// Whether `result` is a failure.
   @usableFromInline
+  @exclusivity(unchecked)
   var resultIsFailure = false
   /// Subscriptions made before the result was known, in subscription order.
   @usableFromInline
+  @exclusivity(unchecked)
   var waiting: [SingleResultSubscription] = []
 
   /// Creates a publisher that invokes a promise closure when the publisher emits an element.
