@@ -109,11 +109,8 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
         return downstream
       case .deliver:
         // Always the type the publisher boxed: its `Output` and `Failure` are the subscriber's.
-        switch subscription.result.unsafelyUnwrapped
-          as! Result<
-            Downstream.Input, Downstream.Failure
-          >
-        {
+        let result = subscription.result.unsafelyUnwrapped
+        switch result as! Result<Downstream.Input, Downstream.Failure> {
         case .success(let value):
           _ = downstream.receive(value)
           // Still `delivering` unless the subscriber cancelled meanwhile.
