@@ -37,18 +37,6 @@ struct ActionApplication<Input, Output, RunFailure: Error>: ColdPublisher {
   }
 }
 
-/// Where an ``ActionRun`` is: not generic, so that the run's unspecialized code (it is reached
-/// through `AnyDeferredPublisher`, for a subscriber type only known at run time) does not look
-/// up the metadata of a generic enum each time it reads or writes its phase.
-enum ActionRunPhase {
-  /// The run's publisher has not sent its subscription yet.
-  case awaitingSubscription
-  /// Running; requests go to the subscription.
-  case subscribed
-  /// Completed or cancelled: everything else is ignored.
-  case ended
-}
-
 /// One run of an ``Action``: subscribed to the publisher the action's closure made, it reports
 /// the run's events to the action, then forwards them to the applying subscriber, and ends the
 /// run (clearing the gate) on completion or cancel.
@@ -58,18 +46,18 @@ enum ActionRunPhase {
 ///
 /// Its code runs unspecialized (the downstream's type is only known at run time, behind
 /// `AnyDeferredPublisher`), where every generic type a method names costs a lookup in the
-/// runtime's metadata cache: so the state is a non-generic phase and existential subscription,
+/// runtime's metadata cache: so the state is the core's non-generic `OperatorStatus` (the
+/// publisher's subscription while running; `terminated` once completed or cancelled),
 /// the lock is taken and released around plain statements rather than closures returning
 /// generic tuples, and the downstream is read once per event.
 final class ActionRun<Input, Output, RunFailure: Error, Downstream: Subscriber>: Subscriber,
   Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> {
-  // @unchecked Sendable: `phase`, `subscription`, `action` and `downstream` are guarded by
+  // @unchecked Sendable: `status`, `action` and `downstream` are guarded by
   // `lock`; calls to the downstream are serial because the upstream's are.
 
   private let lock = Lock()
-  @exclusivity(unchecked) private var phase = ActionRunPhase.awaitingSubscription
-  @exclusivity(unchecked) private var subscription: (any Subscription)?
+  @exclusivity(unchecked) private var status = OperatorStatus.awaitingSubscription
   @exclusivity(unchecked) private var action: Action<Input, Output, RunFailure>?
   @exclusivity(unchecked) private var downstream: Downstream?
 
@@ -83,9 +71,7 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
   func receive(subscription: any Subscription) {
     var downstream: Downstream?
     lock.withLock {
-      guard phase == .awaitingSubscription else { return }
-      phase = .subscribed
-      self.subscription = subscription
+      guard status.accept(subscription) else { return }
       downstream = self.downstream
     }
     guard let downstream else { return subscription.cancel() }
@@ -96,7 +82,7 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
     var action: Action<Input, Output, RunFailure>?
     var downstream: Downstream?
     lock.withLock {
-      guard phase == .subscribed else { return }
+      guard status.isSubscribed else { return }
       action = self.action
       downstream = self.downstream
     }
@@ -106,14 +92,13 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
   }
 
   func receive(completion: Subscribers.Completion<RunFailure>) {
-    var previous = ActionRunPhase.ended
+    var wasAwaitingSubscription = false
     var action: Action<Input, Output, RunFailure>?
     var downstream: Downstream?
     lock.withLock {
-      previous = phase
-      guard previous != .ended else { return }
-      phase = .ended
-      subscription = nil
+      if case .terminated = status { return }
+      wasAwaitingSubscription = !status.isSubscribed
+      status = .terminated
       action = self.action
       downstream = self.downstream
       self.action = nil
@@ -132,14 +117,14 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
       action.errorsSubject.send(failure)
       forwarded = .failure(.publisherFailure(failure))
     }
-    if previous == .awaitingSubscription {
+    if wasAwaitingSubscription {
       downstream.receive(subscription: Subscriptions.empty)
     }
     downstream.receive(completion: forwarded)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    let subscription = lock.withLock { phase == .subscribed ? self.subscription : nil }
+    let subscription = lock.withLock { status.upstream }
     subscription?.request(demand)
   }
 
@@ -148,12 +133,10 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
     var action: Action<Input, Output, RunFailure>?
     var downstream: Downstream?
     lock.withLock {
-      guard phase == .subscribed else { return }
-      phase = .ended
-      subscription = self.subscription
+      guard status.isSubscribed else { return }
+      subscription = status.terminate()
       action = self.action
       downstream = self.downstream
-      self.subscription = nil
       self.action = nil
       self.downstream = nil
     }

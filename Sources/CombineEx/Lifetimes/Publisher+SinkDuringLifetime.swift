@@ -84,17 +84,11 @@ final class LifetimeBoundSink<Input, Failure: Error>: Subscriber, Cancellable,
     var receiveRequest: ((Subscribers.Demand) -> Void)?
   }
 
-  private enum Status {
-    case awaitingSubscription
-    case subscribed(any Subscription)
-    case terminated
-  }
-
   private weak var owner: AnyObject?
   /// The registry that keeps this sink alive until it ends.
   private let bindings: LifetimeBindings
   private let lock = Lock()
-  private var status = Status.awaitingSubscription
+  private var status = OperatorStatus.awaitingSubscription
   private var handlers: Handlers?
 
   init(owner: AnyObject, bindings: LifetimeBindings, handlers: Handlers) {

@@ -66,14 +66,8 @@ private final class PrefixDuringSubscription<Downstream: Subscriber>: Subscriber
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private enum Status {
-    case awaitingSubscription
-    case subscribed(any Subscription)
-    case terminated
-  }
-
   private let lock = Lock()
-  private var status = Status.awaitingSubscription
+  private var status = OperatorStatus.awaitingSubscription
   private var downstream: Downstream?
   private var isDelivering = false
   private var endedDuringDelivery = false

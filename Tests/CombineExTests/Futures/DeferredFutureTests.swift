@@ -168,6 +168,33 @@ struct DeferredFutureTests {
     #expect(weakSubscriber == nil)
   }
 
+  @Test("a delivered value is released at once, while the subscriber keeps its subscription")
+  func deliveredValueIsReleased() {
+    let work = ManualWork<FuturesOwner, Never>()
+    let subscriber = SubscriptionKeeper<FuturesOwner>()
+    work.future.subscribe(subscriber)
+    weak var weakValue: FuturesOwner?
+    do {
+      let value = FuturesOwner()
+      weakValue = value
+      work.fulfill(.success(value))
+    }
+    #expect(subscriber.received == 1)
+    #expect(subscriber.subscription != nil)
+    #expect(weakValue == nil)
+  }
+
+  @Test("the subscription is described as DeferredFuture and mirrors its subscriber")
+  func subscriptionDescription() {
+    let work = ManualWork<Int, Never>()
+    let subscriber = SubscriptionKeeper<Int>(demand: .none)
+    work.future.subscribe(subscriber)
+    let subscription = subscriber.subscription
+    #expect(subscription.map { String(describing: $0) } == "DeferredFuture")
+    let labels = subscription.map { Mirror(reflecting: $0).children.compactMap(\.label) }
+    #expect(labels == ["downstream", "hasAnyDemand"])
+  }
+
   // MARK: Statics and erasure
 
   @Test("just publishes its value to every subscriber, then finishes")
@@ -378,4 +405,29 @@ struct DeferredFutureTests {
     owner.values.append(1)
     #expect(owner.values == [1])
   }
+}
+
+/// Keeps its subscription and counts the values it receives, without keeping them.
+private final class SubscriptionKeeper<Input>: Subscriber, @unchecked Sendable {
+  // @unchecked Sendable: used on the test's thread only.
+  typealias Failure = Never
+  private let demand: Subscribers.Demand
+  private(set) var subscription: (any Subscription)?
+  private(set) var received = 0
+
+  init(demand: Subscribers.Demand = .unlimited) {
+    self.demand = demand
+  }
+
+  func receive(subscription: any Subscription) {
+    self.subscription = subscription
+    if demand > .none { subscription.request(demand) }
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    received += 1
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {}
 }

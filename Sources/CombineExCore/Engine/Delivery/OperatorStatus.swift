@@ -1,8 +1,10 @@
 /// The life of an operator's connection to one upstream, for the operators that keep it by hand
 /// (the scheduled-delivery operators, the multicast connection, the second inputs); the
-/// ``OperatorDriver`` keeps its own in ``OperatorStateMachine``.
+/// ``OperatorDriver`` keeps its own in ``OperatorStateMachine``. Package-visible: CombineEx's
+/// `prefix(during:)`, `sink(duringLifetimeOf:)` and action runs, and the store's cancellable
+/// effects keep theirs in it too.
 @usableFromInline
-enum OperatorStatus {
+package enum OperatorStatus {
   /// Created, waiting for the upstream's subscription.
   case awaitingSubscription
   /// Connected to the upstream.
@@ -11,14 +13,14 @@ enum OperatorStatus {
   case terminated
 
   @usableFromInline
-  var isSubscribed: Bool {
+  package var isSubscribed: Bool {
     if case .subscribed = self { return true }
     return false
   }
 
   /// The upstream subscription, while connected.
   @inlinable
-  var upstream: (any Subscription)? {
+  package var upstream: (any Subscription)? {
     if case .subscribed(let upstream) = self { return upstream }
     return nil
   }
@@ -26,7 +28,7 @@ enum OperatorStatus {
   /// Connects to `subscription` if none arrived yet; returns whether it did (a second
   /// subscription must be cancelled by the caller, outside its lock).
   @inlinable
-  mutating func accept(_ subscription: any Subscription) -> Bool {
+  package mutating func accept(_ subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = self else { return false }
     self = .subscribed(subscription)
     return true
@@ -35,7 +37,7 @@ enum OperatorStatus {
   /// Ends the status; returns the upstream subscription it held, if any, for the caller to
   /// cancel outside its lock.
   @inlinable
-  mutating func terminate() -> (any Subscription)? {
+  package mutating func terminate() -> (any Subscription)? {
     defer { self = .terminated }
     return upstream
   }

@@ -1,3 +1,4 @@
+import CombineExCore
 import Foundation
 import Synchronization
 
