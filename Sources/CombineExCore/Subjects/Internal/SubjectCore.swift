@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Its jobs, each in a file of its own:
 /// - the delivery token, which says which thread may deliver, and the events other threads
-///   wait for or hand over (``SubjectDeliveryToken``, `SubjectDeliveryToken.swift`);
+///   wait for or hand over (`SubjectCore+DeliveryToken.swift`, with the rules);
 /// - handling an event: delivering a value or the completion (this file);
 /// - the subscriber list: attaching, removing and sweeping out subscribers, and keeping the
 ///   subject alive while they are attached (``SubjectSubscriberList``,
@@ -22,15 +22,12 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   // `upstreamSubscriptions` are guarded by `lock`; every other stored property is immutable or
   // touched only by the token holder.
 
-  /// Which subject this core runs: what it replays, whether re-entrant sends nest, what its
-  /// subscriptions call themselves.
-  @usableFromInline
-  let kind: SubjectKind
+  // MARK: The delivery token (SubjectCore+DeliveryToken.swift)
 
-  // MARK: The delivery token (SubjectDeliveryToken.swift)
-
+  /// The delivery token: the identity of the thread that holds it (zero when free) and two
+  /// flags (``queuedFlag``, ``waitingFlag``).
   @usableFromInline
-  let token = SubjectDeliveryToken()
+  let token = Atomic<UInt>(0)
 
   /// Guards `queue` and the upstream subscriptions, and the values that replaying subjects
   /// commit atomically with taking the token (``perform(_:committing:)``).
@@ -44,27 +41,19 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   var queue: [() -> Void] = []
 
-  // MARK: Handling events (this file)
+  // MARK: Upstream subscriptions (SubjectCore+Upstream.swift)
 
-  /// How many events the token holder is handling, nested. Token holder only.
+  /// Subscriptions received through `send(subscription:)` that have not ended. Guarded by
+  /// `lock`.
   @usableFromInline
-  @exclusivity(unchecked)
-  var depth = 0
+  var upstreamSubscriptions: [any Subscription] = []
 
-  /// The completion, once it has been handled. Token holder only.
+  /// Whether the subject has requested unlimited values from its upstream subscriptions: a
+  /// ``PassthroughSubject`` does it once, when the first downstream demand arrives (until then a
+  /// value sent by an upstream would be lost); replaying subjects at once. Set once, never
+  /// cleared; changed under `lock`.
   @usableFromInline
-  @exclusivity(unchecked)
-  var completion: Subscribers.Completion<Failure>?
-
-  /// Entry points for calls that arrive through `any Subscription` (a subscriber's `cancel` and
-  /// `request`), where the subject's types are not known. They are created in `init`, which
-  /// is compiled where the subject is created, so they jump into specialized code instead of
-  /// running the generic code that the existential call reaches.
-  @usableFromInline
-  let performDetach: (SubjectCore<Output, Failure>, SubjectConduit<Output, Failure>) -> Void
-
-  @usableFromInline
-  let performDemand: (SubjectCore<Output, Failure>, SubjectConduit<Output, Failure>) -> Void
+  let upstreamDemanded: Atomic<Bool>
 
   // MARK: The subscriber list (SubjectSubscriberList.swift)
 
@@ -72,6 +61,13 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   @exclusivity(unchecked)
   var subscribers = SubjectSubscriberList()
+
+  /// How many events the token holder is handling, nested. While it is above zero, the
+  /// subscriber list is only appended to (``sweep()`` runs when it is back at zero). Token
+  /// holder only.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var depth = 0
 
   /// Whether `subscribers` holds terminated subscribers to sweep out. Token holder only.
   @usableFromInline
@@ -95,6 +91,13 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @exclusivity(unchecked)
   var keptOwner: AnyObject?
 
+  // MARK: Handling events (this file)
+
+  /// The completion, once it has been handled. Token holder only.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var completion: Subscribers.Completion<Failure>?
+
   // MARK: Replay (SubjectCore+Replay.swift)
 
   /// The value as of the events handled so far (``SubjectKind/replaysCurrentValue``). Token
@@ -103,24 +106,27 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @exclusivity(unchecked)
   var replayValue: Output?
 
+  /// Which subject this core runs: what it replays, whether re-entrant sends nest, what its
+  /// subscriptions call themselves.
+  @usableFromInline
+  let kind: SubjectKind
+
   /// The latest values, for a subject that replays several (``SubjectKind/replay``); `nil` for
   /// the other kinds. Token holder only.
   @usableFromInline
   package let replayBuffer: SubjectReplayBuffer<Output>?
 
-  // MARK: Upstream subscriptions (SubjectCore+Upstream.swift)
+  // MARK: Entry points for the conduits
 
-  /// Subscriptions received through `send(subscription:)` that have not ended. Guarded by
-  /// `lock`.
+  /// Entry points for calls that arrive through `any Subscription` (a subscriber's `cancel` and
+  /// `request`), where the subject's types are not known. They are created in `init`, which
+  /// is compiled where the subject is created, so they jump into specialized code instead of
+  /// running the generic code that the existential call reaches.
   @usableFromInline
-  var upstreamSubscriptions: [any Subscription] = []
+  let performDetach: (SubjectCore<Output, Failure>, SubjectConduit<Output, Failure>) -> Void
 
-  /// Whether the subject has requested unlimited values from its upstream subscriptions: a
-  /// ``PassthroughSubject`` does it once, when the first downstream demand arrives (until then a
-  /// value sent by an upstream would be lost); replaying subjects at once. Set once, never
-  /// cleared; changed under `lock`.
   @usableFromInline
-  let upstreamDemanded: Atomic<Bool>
+  let performDemand: (SubjectCore<Output, Failure>, SubjectConduit<Output, Failure>) -> Void
 
   // MARK: Creating
 

@@ -1,111 +1,63 @@
 import Synchronization
 
-/// The *delivery token* of a subject (``SubjectCore``): an atomic word holding the identity of
-/// the one thread that may touch the subscriber list or call a subscriber. It is how every
-/// subject of the package keeps Combine's threading contract for subjects (ARCHITECTURE.md
-/// rules 5 and 6).
-///
-/// Everything that touches the subscriber list or calls a subscriber (sending a value or a
-/// completion, attaching, detaching, replaying) runs as a ``SubjectEvent`` handled by the
-/// thread that holds the token:
-/// - Uncontended, `perform` takes the token with one compare-and-swap, handles the event, and
-///   gives the token back with another. No lock is taken and nothing is allocated.
-/// - Re-entrant calls (the token holder's own thread, from inside a subscriber) are handled at
-///   once, nested inside the current delivery: that is the order Apple's Combine gives. A
-///   subject that does not nest deliveries (`MutableProperty`, ``SubjectKind/property``) queues
-///   a re-entrant value or completion instead; the holder delivers it after the current
-///   delivery, before it gives the token back, so before the outer send returns.
-/// - **A value, a completion or an attach from another thread while the token is held waits**
-///   until the holder gives the token back, then takes it and is handled on its own thread.
-///   So a send returns only after every subscriber attached when it began (with demand) has
-///   received it, on the sending thread, as in Combine. The waiting thread spins briefly, then
-///   sleeps (``Parking``); it never spins for the length of a delivery.
-/// - **A cancel or a request from another thread never waits**: it is queued (under the core's
-///   `lock`) and the holder handles it before giving the token back. (The cancelled subscriber
-///   receives nothing more at once: its conduit is marked terminated before the event is
-///   queued; a request's demand is added at once too, and only a replay it makes possible is
-///   left to the holder.) A subscriber whose `receive` waits for another thread that cancels
-///   it, or asks it for more, must not deadlock, and Combine's cancel does not wait either.
-///
-/// Delivery to each subscriber is therefore serial. The cost is Combine's: a subscriber that
-/// synchronously waits for another thread that sends to the same subject deadlocks, and two
-/// threads delivering two subjects whose subscribers send to each other's subject deadlock, as
-/// two locks taken in opposite orders do. Waiting threads are not served first-come
-/// first-served (like a lock's, not a queue's).
-///
-/// The word's two low bits are flags (thread identities are pointers, so they are otherwise
-/// zero): ``queuedFlag`` (events are queued for the holder) and ``waitingFlag`` (a thread may
-/// be asleep waiting for the token). Either makes the holder's release take the slow path,
-/// which drains the queue, then wakes the sleepers.
-///
-/// This type is the word and its transitions; the queue of handed-over events and the decision
-/// of what a thread does with its event are the core's (the extension below).
-@usableFromInline
-struct SubjectDeliveryToken: ~Copyable {
-  /// The holder's thread identity (zero when free) and the flags.
-  @usableFromInline
-  let word = Atomic<UInt>(0)
-
-  @inlinable
-  init() {}
-
-  /// Flag: events are queued for the holder.
-  @usableFromInline
-  static var queuedFlag: UInt { 1 }
-
-  /// Flag: a thread may be asleep waiting for the token.
-  @usableFromInline
-  static var waitingFlag: UInt { 2 }
-
-  /// Both flags.
-  @usableFromInline
-  static var flags: UInt { 3 }
-
-  /// Takes the token if it is free: one compare-and-swap.
-  @inlinable
-  func take(_ me: UInt) -> Bool {
-    word.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
-  }
-
-  /// Whether the thread `me` holds the token (a re-entrant call).
-  @inlinable
-  func isHeld(by me: UInt) -> Bool {
-    word.load(ordering: .relaxed) & ~Self.flags == me
-  }
-
-  /// Gives the token back if no flag is set: one compare-and-swap. When it returns `false`,
-  /// the holder must take the slow path (``SubjectCore/releaseTokenContended(_:)``).
-  @inlinable
-  func releaseUnflagged(_ me: UInt) -> Bool {
-    word.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged
-  }
-
-  /// Sleeps until the token is released (after a short spin), setting the waiting flag so that
-  /// the holder's release wakes this thread, on `address` (the core's).
-  @usableFromInline
-  func waitUntilReleased(parkingOn address: UnsafeRawPointer) {
-    for _ in 0..<100 where word.load(ordering: .relaxed) == 0 {
-      return
-    }
-    Parking.park(on: address) {
-      while true {
-        let current = word.load(ordering: .acquiring)
-        if current == 0 { return false }
-        if current & Self.waitingFlag != 0 { return true }
-        if word.compareExchange(
-          expected: current, desired: current | Self.waitingFlag,
-          ordering: .acquiringAndReleasing
-        ).exchanged {
-          return true
-        }
-      }
-    }
-  }
-}
+// The *delivery token* of a subject (`SubjectCore.token`): an atomic word holding the identity
+// of the one thread that may touch the subscriber list or call a subscriber. It is how every
+// subject of the package keeps Combine's threading contract for subjects (ARCHITECTURE.md
+// rules 5 and 6).
+//
+// Everything that touches the subscriber list or calls a subscriber (sending a value or a
+// completion, attaching, detaching, replaying) runs as a `SubjectEvent` handled by the thread
+// that holds the token:
+// - Uncontended, `perform` takes the token with one compare-and-swap, handles the event, and
+//   gives the token back with another. No lock is taken and nothing is allocated.
+// - Re-entrant calls (the token holder's own thread, from inside a subscriber) are handled at
+//   once, nested inside the current delivery: that is the order Apple's Combine gives. A
+//   subject that does not nest deliveries (`MutableProperty`, `SubjectKind.property`) queues a
+//   re-entrant value or completion instead; the holder delivers it after the current delivery,
+//   before it gives the token back, so before the outer send returns.
+// - **A value, a completion or an attach from another thread while the token is held waits**
+//   until the holder gives the token back, then takes it and is handled on its own thread.
+//   So a send returns only after every subscriber attached when it began (with demand) has
+//   received it, on the sending thread, as in Combine. The waiting thread spins briefly, then
+//   sleeps (`Parking`); it never spins for the length of a delivery.
+// - **A cancel or a request from another thread never waits**: it is queued (under the core's
+//   `lock`) and the holder handles it before giving the token back. (The cancelled subscriber
+//   receives nothing more at once: its conduit is marked terminated before the event is
+//   queued; a request's demand is added at once too, and only a replay it makes possible is
+//   left to the holder.) A subscriber whose `receive` waits for another thread that cancels
+//   it, or asks it for more, must not deadlock, and Combine's cancel does not wait either.
+//
+// Delivery to each subscriber is therefore serial. The cost is Combine's: a subscriber that
+// synchronously waits for another thread that sends to the same subject deadlocks, and two
+// threads delivering two subjects whose subscribers send to each other's subject deadlock, as
+// two locks taken in opposite orders do. Waiting threads are not served first-come
+// first-served (like a lock's, not a queue's).
+//
+// The word's two low bits are flags (thread identities are pointers, so they are otherwise
+// zero): `queuedFlag` (events are queued for the holder) and `waitingFlag` (a thread may be
+// asleep waiting for the token). Either makes the holder's release take the slow path, which
+// drains the queue, then wakes the sleepers.
+//
+// The word is a stored property of the core, and this file the core's extension, rather than a
+// type of its own: wrapped in a struct (tried when SubjectCore.swift was split), it made a
+// `CurrentValueSubject` send run 6 more instructions (Benchmarks gate: k5 184 to 190, d 703 to
+// 709 per send); the compiler kept the struct's address in a register across the send loop.
 
 // MARK: Performing events
 
 extension SubjectCore {
+  /// Token flag: events are queued for the holder.
+  @usableFromInline
+  static var queuedFlag: UInt { 1 }
+
+  /// Token flag: a thread may be asleep waiting for the token.
+  @usableFromInline
+  static var waitingFlag: UInt { 2 }
+
+  /// Both token flags.
+  @usableFromInline
+  static var flags: UInt { 3 }
+
   /// What the caller of ``admit(_:me:)`` must do with its event.
   @usableFromInline
   enum Admission {
@@ -122,15 +74,17 @@ extension SubjectCore {
 
   /// Handles `event` now if this thread holds or can take the token; otherwise waits for the
   /// token (values, completions, attaches) or queues the event for the holder (cancels and
-  /// requests). See ``SubjectDeliveryToken``.
+  /// requests). See the rules above.
   @inlinable
   package func perform(_ event: SubjectEvent<Output, Failure>) {
     let me = currentThreadIdentity()
     Interleaving.point("token.take")
-    if token.take(me) {
+    if token.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
       handle(event)
       releaseToken(me)
-    } else if token.isHeld(by: me), kind.nestsReentrantDeliveries || !event.isDelivery {
+    } else if token.load(ordering: .relaxed) & ~Self.flags == me,
+      kind.nestsReentrantDeliveries || !event.isDelivery
+    {
       handle(event)  // Re-entrant: nested inside the event being handled.
     } else {
       performContended(event, me: me)
@@ -145,10 +99,11 @@ extension SubjectCore {
   func withDeliveryToken<Result>(_ body: () -> Result) -> Result {
     let me = currentThreadIdentity()
     while true {
-      let word = token.word.load(ordering: .acquiring)
-      if word & ~SubjectDeliveryToken.flags == me { return body() }
+      let word = token.load(ordering: .acquiring)
+      if word & ~Self.flags == me { return body() }
       if word == 0 {
-        guard token.take(me) else { continue }
+        guard token.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged
+        else { continue }
         let result = body()
         releaseToken(me)
         return result
@@ -236,19 +191,21 @@ extension SubjectCore {
   @inlinable
   func admit(_ event: SubjectEvent<Output, Failure>, me: UInt) -> Admission {
     while true {
-      let word = token.word.load(ordering: .acquiring)
+      let word = token.load(ordering: .acquiring)
       if word == 0 {
-        if token.take(me) { return .handleAndRelease }
+        if token.compareExchange(expected: 0, desired: me, ordering: .acquiring).exchanged {
+          return .handleAndRelease
+        }
         continue
       }
-      if word & ~SubjectDeliveryToken.flags == me {
+      if word & ~Self.flags == me {
         if kind.nestsReentrantDeliveries || !event.isDelivery { return .handleNested }
       } else if event.waitsForToken {
         return .wait
       }
-      if word & SubjectDeliveryToken.queuedFlag == 0 {
-        let flagged = token.word.compareExchange(
-          expected: word, desired: word | SubjectDeliveryToken.queuedFlag,
+      if word & Self.queuedFlag == 0 {
+        let flagged = token.compareExchange(
+          expected: word, desired: word | Self.queuedFlag,
           ordering: .acquiringAndReleasing)
         guard flagged.exchanged else { continue }
       }
@@ -256,10 +213,25 @@ extension SubjectCore {
     }
   }
 
-  /// Sleeps until the token is released (after a short spin).
+  /// Sleeps until the token is released (after a short spin), setting the waiting flag so that
+  /// the holder's release wakes this thread.
   @usableFromInline
   func waitForToken(_ me: UInt) {
-    token.waitUntilReleased(parkingOn: parkingAddress)
+    for _ in 0..<100 where token.load(ordering: .relaxed) == 0 {
+      return
+    }
+    Parking.park(on: parkingAddress) {
+      while true {
+        let word = token.load(ordering: .acquiring)
+        if word == 0 { return false }
+        if word & Self.waitingFlag != 0 { return true }
+        if token.compareExchange(
+          expected: word, desired: word | Self.waitingFlag, ordering: .acquiringAndReleasing
+        ).exchanged {
+          return true
+        }
+      }
+    }
   }
 
   /// The address threads waiting for this subject's token park on.
@@ -272,7 +244,7 @@ extension SubjectCore {
   @inlinable
   func releaseToken(_ me: UInt) {
     Interleaving.point("token.release")
-    if !token.releaseUnflagged(me) {
+    if !token.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged {
       releaseTokenContended(me)
     }
   }
@@ -285,12 +257,12 @@ extension SubjectCore {
       let (batch, wakeWaiters) = lock.withLock { () -> ([() -> Void], Bool) in
         if !queue.isEmpty {
           // Clear the queued flag only: the waiting flag stays for the final release.
-          token.word.bitwiseAnd(~SubjectDeliveryToken.queuedFlag, ordering: .acquiringAndReleasing)
+          token.bitwiseAnd(~Self.queuedFlag, ordering: .acquiringAndReleasing)
           defer { queue = [] }
           return (queue, false)
         }
-        let released = token.word.exchange(0, ordering: .releasing)
-        return ([], released & SubjectDeliveryToken.waitingFlag != 0)
+        let released = token.exchange(0, ordering: .releasing)
+        return ([], released & Self.waitingFlag != 0)
       }
       if batch.isEmpty {
         if wakeWaiters { Parking.unparkAll(on: parkingAddress) }
