@@ -53,7 +53,7 @@ public final class MutableProperty<Output>: PropertyProtocol {
   @inlinable
   public init(_ initialValue: Output) {
     currentValue = initialValue
-    core = SubjectCore(replaying: initialValue, nestsReentrantDeliveries: false)
+    core = SubjectCore(.property, currentValue: initialValue)
   }
 
   /// The current value. Setting it publishes the new value to every subscriber.

@@ -55,15 +55,15 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
   @inlinable
   public init(_ value: Output) {
     currentValue = value
-    core = SubjectCore(replaying: value)
+    core = SubjectCore(.currentValue, currentValue: value)
     core.owner = self
   }
 
-  /// Creates a subject whose subscriptions describe themselves as `subscriptionName`
-  /// (`Published`'s, as Combine's do).
-  init(_ value: Output, subscriptionName: String) {
+  /// Creates a subject of another kind that replays its current value (`Published`'s, whose
+  /// subscriptions describe themselves as Combine's do).
+  init(_ value: Output, kind: SubjectKind) {
     currentValue = value
-    core = SubjectCore(replaying: value, subscriptionName: subscriptionName)
+    core = SubjectCore(kind, currentValue: value)
     core.owner = self
   }
 

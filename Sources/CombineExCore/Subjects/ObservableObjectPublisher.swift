@@ -21,11 +21,9 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
   /// The kind of errors this publisher might publish: it cannot fail.
   public typealias Failure = Never
 
-  /// What its subscriptions' `description` says, as Combine's.
-  static var subscriptionName: String { "ObservableObjectPublisher" }
-
-  private let subject = PassthroughSubject<Void, Never>(
-    subscriptionName: ObservableObjectPublisher.subscriptionName)
+  /// Its subscriptions describe themselves as "ObservableObjectPublisher" and show only their
+  /// subscriber in a mirror, as Combine's do (``SubjectKind/observableObjectPublisher``).
+  private let subject = PassthroughSubject<Void, Never>(kind: .observableObjectPublisher)
 
   /// Creates an observable object publisher.
   public init() {}

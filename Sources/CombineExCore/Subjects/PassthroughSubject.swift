@@ -41,14 +41,14 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
   /// Creates a subject.
   @inlinable
   public init() {
-    core = SubjectCore(replaying: nil)
+    core = SubjectCore(.passthrough)
     core.owner = self
   }
 
-  /// Creates a subject whose subscriptions describe themselves as `subscriptionName`
-  /// (`ObservableObjectPublisher`'s, as Combine's do).
-  init(subscriptionName: String) {
-    core = SubjectCore(replaying: nil, subscriptionName: subscriptionName)
+  /// Creates a subject of another kind that replays nothing (`ObservableObjectPublisher`'s,
+  /// whose subscriptions describe and reflect themselves as Combine's do).
+  init(kind: SubjectKind) {
+    core = SubjectCore(kind)
     core.owner = self
   }
 

@@ -214,7 +214,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     lock.withLock {
       if let currentSubject { return currentSubject }
       let subject = CurrentValueSubject<Value, Never>(
-        currentValue, subscriptionName: "PublishedSubject")
+        currentValue, kind: .published)
       currentSubject = subject
       return subject
     }

@@ -5,7 +5,7 @@ import CombineExCore
 ///
 /// It is a ``MutableProperty`` that can also finish, plus the subscription to the publisher it
 /// follows:
-/// - Delivery goes through a ``SubjectCore`` in property mode (a re-entrant set is delivered
+/// - Delivery goes through a ``SubjectCore`` of the property kind (a re-entrant set is delivered
 ///   after the current delivery), so every subscriber sees the same order.
 /// - The value and the `finished` flag are committed under the core's lock, atomically with
 ///   admitting the delivery, so `value` always agrees with the order of deliveries.
@@ -46,7 +46,7 @@ final class PropertyStorage<Output>: Publisher {
   @inlinable
   init(_ initialValue: Output) {
     currentValue = initialValue
-    core = SubjectCore(replaying: initialValue, nestsReentrantDeliveries: false)
+    core = SubjectCore(.property, currentValue: initialValue)
   }
 
   /// The value as of the last set.

@@ -16,7 +16,7 @@ extension SubjectConduit: CustomReflectable, CustomPlaygroundDisplayConvertible 
       isTerminated ? (false, Optional<Any>.none as Any) : (true, reflectedDownstream)
     }
     let demand = SubjectConduitState.demand(in: state.load(ordering: .acquiring))
-    guard subject.reflectsParent else {
+    guard subject.kind.mirrorShowsSubject else {
       return Mirror(self, children: ["downstream": downstream])
     }
     let parent = (live ? subject : nil) as Any
@@ -36,7 +36,7 @@ extension SubjectCore: CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 {
   @usableFromInline
-  package var description: String { "\(name)<\(Output.self), \(Failure.self)>" }
+  package var description: String { "\(kind.name)<\(Output.self), \(Failure.self)>" }
 
   @usableFromInline
   package var customMirror: Mirror { Mirror(self, children: [:]) }

@@ -43,12 +43,12 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     self.subject = subject
     self.send = send
     // A replay buffer's subscriber is made behind when it is attached, if there is anything
-    // to replay (``SubjectCore/handleAttach(_:start:)``).
-    state = Atomic(subject.replaysCurrentValue ? SubjectConduitState.owesCurrentValue : 0)
+    // to replay (``SubjectCore/startReplaying(to:)``).
+    state = Atomic(subject.kind.replaysCurrentValue ? SubjectConduitState.owesCurrentValue : 0)
   }
 
   @usableFromInline
-  package var description: String { subject.name }
+  package var description: String { subject.kind.name }
 
   /// The subscriber as a mirror shows it: `Optional(subscriber)`, or `nil` once the subject
   /// let go of it. Token holder only (``customMirror``).
@@ -81,11 +81,11 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     if current & SubjectConduitState.terminated != 0 { return }
     let demand = current & SubjectConduitState.demandMask
     if demand == 0 {
-      if subject.replays { holdBack(value, seen: current) }
+      if subject.kind.replays { holdBack(value, seen: current) }
       return
     }
     if current & SubjectConduitState.owesCurrentValue != 0 {
-      if subject.replayBuffer != nil {
+      if subject.kind.replaysLatestValues {
         // Behind in a replay buffer (which already holds `value`): catch up in order.
         subject.catchUp(self)
         return
@@ -193,7 +193,7 @@ package class SubjectConduit<Output, Failure: Error>: Subscription, CustomString
     Interleaving.point("conduit.request")
     addDemand(demand)
     if !subject.upstreamDemanded.load(ordering: .relaxed) { subject.requestUpstreamOnce() }
-    if subject.replays {
+    if subject.kind.replays {
       // The demand is in the state word before this load, and ``holdBack(_:seen:)`` sets the
       // behind flag by an exchange on the same word: one of the two sees the other.
       Interleaving.point("conduit.request.added")
