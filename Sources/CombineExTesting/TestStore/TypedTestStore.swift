@@ -168,6 +168,7 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// as ``TestStore/send(_:assert:fileID:filePath:line:column:)`` does.
   ///
   /// ```swift
+  /// // Setup: typed-search-store — the `store` of TypedTestStore's example
   /// store.send(Thunk<Search> { dispatch, _ in dispatch(SearchAction.queryChanged("swift")) })
   /// store.receive(.queryChanged("swift")) { $0.query = "swift" }
   /// ```
@@ -190,6 +191,7 @@ public final class TypedTestStore<State: Equatable, Action: StoreAction> {
   /// of the synchronous one, returning once the store has processed the action.
   ///
   /// ```swift
+  /// // Setup: typed-search-store — the `store` of TypedTestStore's example
   /// await store.send(RetainedPublisherAction<Search> { dispatch, _, cancellables, cleanup in
   ///   // start a pipeline that dispatches SearchAction values
   /// })
