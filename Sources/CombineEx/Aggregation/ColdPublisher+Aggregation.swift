@@ -26,9 +26,7 @@ extension ColdPublisher {
     _ p4: some ColdPublisher<D, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-        AggregateInput(p3), AggregateInput(p4))
+      Publishers.Aggregate(combiningLatest: self, p1, p2, p3, p4)
     }
   }
 
@@ -48,9 +46,7 @@ extension ColdPublisher {
     _ p5: some ColdPublisher<E, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5))
+      Publishers.Aggregate(combiningLatest: self, p1, p2, p3, p4, p5)
     }
   }
 
@@ -71,9 +67,7 @@ extension ColdPublisher {
     _ p6: some ColdPublisher<F, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
+      Publishers.Aggregate(combiningLatest: self, p1, p2, p3, p4, p5, p6)
     }
   }
 
@@ -95,10 +89,7 @@ extension ColdPublisher {
     _ p7: some ColdPublisher<G, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F, G), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
-        AggregateInput(p7))
+      Publishers.Aggregate(combiningLatest: self, p1, p2, p3, p4, p5, p6, p7)
     }
   }
 
@@ -121,10 +112,7 @@ extension ColdPublisher {
     _ p8: some ColdPublisher<H, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
-        AggregateInput(p7), AggregateInput(p8))
+      Publishers.Aggregate(combiningLatest: self, p1, p2, p3, p4, p5, p6, p7, p8)
     }
   }
 
@@ -148,10 +136,7 @@ extension ColdPublisher {
     _ p9: some ColdPublisher<I, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H, I), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
-        AggregateInput(p7), AggregateInput(p8), AggregateInput(p9))
+      Publishers.Aggregate(combiningLatest: self, p1, p2, p3, p4, p5, p6, p7, p8, p9)
     }
   }
 
@@ -170,9 +155,7 @@ extension ColdPublisher {
     _ p4: some ColdPublisher<D, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-        AggregateInput(p3), AggregateInput(p4))
+      Publishers.Aggregate(zipping: self, p1, p2, p3, p4)
     }
   }
 
@@ -192,9 +175,7 @@ extension ColdPublisher {
     _ p5: some ColdPublisher<E, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5))
+      Publishers.Aggregate(zipping: self, p1, p2, p3, p4, p5)
     }
   }
 
@@ -215,9 +196,7 @@ extension ColdPublisher {
     _ p6: some ColdPublisher<F, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
+      Publishers.Aggregate(zipping: self, p1, p2, p3, p4, p5, p6)
     }
   }
 
@@ -239,10 +218,7 @@ extension ColdPublisher {
     _ p7: some ColdPublisher<G, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F, G), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
-        AggregateInput(p7))
+      Publishers.Aggregate(zipping: self, p1, p2, p3, p4, p5, p6, p7)
     }
   }
 
@@ -265,10 +241,7 @@ extension ColdPublisher {
     _ p8: some ColdPublisher<H, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
-        AggregateInput(p7), AggregateInput(p8))
+      Publishers.Aggregate(zipping: self, p1, p2, p3, p4, p5, p6, p7, p8)
     }
   }
 
@@ -292,10 +265,7 @@ extension ColdPublisher {
     _ p9: some ColdPublisher<I, Failure>
   ) -> Deferred<Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H, I), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-        AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
-        AggregateInput(p7), AggregateInput(p8), AggregateInput(p9))
+      Publishers.Aggregate(zipping: self, p1, p2, p3, p4, p5, p6, p7, p8, p9)
     }
   }
 
@@ -308,7 +278,7 @@ extension ColdPublisher {
     _ p2: some ColdPublisher<B, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B), Failure>> {
     Deferred {
-      Publishers.Aggregate(strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2))
+      Publishers.Aggregate(combiningLatest: p1, p2)
     }
   }
 
@@ -322,8 +292,7 @@ extension ColdPublisher {
     _ p3: some ColdPublisher<C, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3))
+      Publishers.Aggregate(combiningLatest: p1, p2, p3)
     }
   }
 
@@ -338,9 +307,7 @@ extension ColdPublisher {
     _ p4: some ColdPublisher<D, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-        AggregateInput(p4))
+      Publishers.Aggregate(combiningLatest: p1, p2, p3, p4)
     }
   }
 
@@ -356,9 +323,7 @@ extension ColdPublisher {
     _ p5: some ColdPublisher<E, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D, E), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-        AggregateInput(p4), AggregateInput(p5))
+      Publishers.Aggregate(combiningLatest: p1, p2, p3, p4, p5)
     }
   }
 
@@ -375,9 +340,7 @@ extension ColdPublisher {
     _ p6: some ColdPublisher<F, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D, E, F), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-        AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
+      Publishers.Aggregate(combiningLatest: p1, p2, p3, p4, p5, p6)
     }
   }
 
@@ -395,9 +358,7 @@ extension ColdPublisher {
     _ p7: some ColdPublisher<G, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D, E, F, G), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-        AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7))
+      Publishers.Aggregate(combiningLatest: p1, p2, p3, p4, p5, p6, p7)
     }
   }
 
@@ -416,10 +377,7 @@ extension ColdPublisher {
     _ p8: some ColdPublisher<H, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D, E, F, G, H), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-        AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
-        AggregateInput(p8))
+      Publishers.Aggregate(combiningLatest: p1, p2, p3, p4, p5, p6, p7, p8)
     }
   }
 
@@ -439,10 +397,7 @@ extension ColdPublisher {
     _ p9: some ColdPublisher<I, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D, E, F, G, H, I), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-        AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
-        AggregateInput(p8), AggregateInput(p9))
+      Publishers.Aggregate(combiningLatest: p1, p2, p3, p4, p5, p6, p7, p8, p9)
     }
   }
 
@@ -463,10 +418,7 @@ extension ColdPublisher {
     _ p10: some ColdPublisher<J, Failure>
   ) -> Deferred<Publishers.Aggregate<(A, B, C, D, E, F, G, H, I, J), Failure>> {
     Deferred {
-      Publishers.Aggregate(
-        strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-        AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
-        AggregateInput(p8), AggregateInput(p9), AggregateInput(p10))
+      Publishers.Aggregate(combiningLatest: p1, p2, p3, p4, p5, p6, p7, p8, p9, p10)
     }
   }
 

@@ -21,9 +21,7 @@ extension Publisher {
     _ p3: some Publisher<C, Failure>,
     _ p4: some Publisher<D, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-      AggregateInput(p3), AggregateInput(p4))
+    Publishers.Aggregate(combiningLatest: self, p1, p2, p3, p4)
   }
 
   /// Combines this publisher with 5 others: publishes a tuple of the latest value of each
@@ -39,9 +37,7 @@ extension Publisher {
     _ p4: some Publisher<D, Failure>,
     _ p5: some Publisher<E, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5))
+    Publishers.Aggregate(combiningLatest: self, p1, p2, p3, p4, p5)
   }
 
   /// Combines this publisher with 6 others: publishes a tuple of the latest value of each
@@ -58,9 +54,7 @@ extension Publisher {
     _ p5: some Publisher<E, Failure>,
     _ p6: some Publisher<F, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
+    Publishers.Aggregate(combiningLatest: self, p1, p2, p3, p4, p5, p6)
   }
 
   /// Combines this publisher with 7 others: publishes a tuple of the latest value of each
@@ -78,10 +72,7 @@ extension Publisher {
     _ p6: some Publisher<F, Failure>,
     _ p7: some Publisher<G, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
-      AggregateInput(p7))
+    Publishers.Aggregate(combiningLatest: self, p1, p2, p3, p4, p5, p6, p7)
   }
 
   /// Combines this publisher with 8 others: publishes a tuple of the latest value of each
@@ -100,10 +91,7 @@ extension Publisher {
     _ p7: some Publisher<G, Failure>,
     _ p8: some Publisher<H, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
-      AggregateInput(p7), AggregateInput(p8))
+    Publishers.Aggregate(combiningLatest: self, p1, p2, p3, p4, p5, p6, p7, p8)
   }
 
   /// Combines this publisher with 9 others: publishes a tuple of the latest value of each
@@ -123,10 +111,7 @@ extension Publisher {
     _ p8: some Publisher<H, Failure>,
     _ p9: some Publisher<I, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H, I), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
-      AggregateInput(p7), AggregateInput(p8), AggregateInput(p9))
+    Publishers.Aggregate(combiningLatest: self, p1, p2, p3, p4, p5, p6, p7, p8, p9)
   }
 
   /// Zips this publisher with 4 others: publishes a tuple of the i-th value of each once
@@ -141,9 +126,7 @@ extension Publisher {
     _ p3: some Publisher<C, Failure>,
     _ p4: some Publisher<D, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D), Failure> {
-    Publishers.Aggregate(
-      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-      AggregateInput(p3), AggregateInput(p4))
+    Publishers.Aggregate(zipping: self, p1, p2, p3, p4)
   }
 
   /// Zips this publisher with 5 others: publishes a tuple of the i-th value of each once
@@ -159,9 +142,7 @@ extension Publisher {
     _ p4: some Publisher<D, Failure>,
     _ p5: some Publisher<E, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E), Failure> {
-    Publishers.Aggregate(
-      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5))
+    Publishers.Aggregate(zipping: self, p1, p2, p3, p4, p5)
   }
 
   /// Zips this publisher with 6 others: publishes a tuple of the i-th value of each once
@@ -178,9 +159,7 @@ extension Publisher {
     _ p5: some Publisher<E, Failure>,
     _ p6: some Publisher<F, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F), Failure> {
-    Publishers.Aggregate(
-      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
+    Publishers.Aggregate(zipping: self, p1, p2, p3, p4, p5, p6)
   }
 
   /// Zips this publisher with 7 others: publishes a tuple of the i-th value of each once
@@ -198,10 +177,7 @@ extension Publisher {
     _ p6: some Publisher<F, Failure>,
     _ p7: some Publisher<G, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G), Failure> {
-    Publishers.Aggregate(
-      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
-      AggregateInput(p7))
+    Publishers.Aggregate(zipping: self, p1, p2, p3, p4, p5, p6, p7)
   }
 
   /// Zips this publisher with 8 others: publishes a tuple of the i-th value of each once
@@ -220,10 +196,7 @@ extension Publisher {
     _ p7: some Publisher<G, Failure>,
     _ p8: some Publisher<H, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H), Failure> {
-    Publishers.Aggregate(
-      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
-      AggregateInput(p7), AggregateInput(p8))
+    Publishers.Aggregate(zipping: self, p1, p2, p3, p4, p5, p6, p7, p8)
   }
 
   /// Zips this publisher with 9 others: publishes a tuple of the i-th value of each once
@@ -243,10 +216,7 @@ extension Publisher {
     _ p8: some Publisher<H, Failure>,
     _ p9: some Publisher<I, Failure>
   ) -> Publishers.Aggregate<(Output, A, B, C, D, E, F, G, H, I), Failure> {
-    Publishers.Aggregate(
-      strategy: .zip, AggregateInput(self), AggregateInput(p1), AggregateInput(p2),
-      AggregateInput(p3), AggregateInput(p4), AggregateInput(p5), AggregateInput(p6),
-      AggregateInput(p7), AggregateInput(p8), AggregateInput(p9))
+    Publishers.Aggregate(zipping: self, p1, p2, p3, p4, p5, p6, p7, p8, p9)
   }
 
   /// Combines 2 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -259,7 +229,7 @@ extension Publisher {
     _ p1: some Publisher<A, Failure>,
     _ p2: some Publisher<B, Failure>
   ) -> Publishers.Aggregate<(A, B), Failure> {
-    Publishers.Aggregate(strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2))
+    Publishers.Aggregate(combiningLatest: p1, p2)
   }
 
   /// Combines 3 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -273,8 +243,7 @@ extension Publisher {
     _ p2: some Publisher<B, Failure>,
     _ p3: some Publisher<C, Failure>
   ) -> Publishers.Aggregate<(A, B, C), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3))
+    Publishers.Aggregate(combiningLatest: p1, p2, p3)
   }
 
   /// Combines 4 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -289,9 +258,7 @@ extension Publisher {
     _ p3: some Publisher<C, Failure>,
     _ p4: some Publisher<D, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-      AggregateInput(p4))
+    Publishers.Aggregate(combiningLatest: p1, p2, p3, p4)
   }
 
   /// Combines 5 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -307,9 +274,7 @@ extension Publisher {
     _ p4: some Publisher<D, Failure>,
     _ p5: some Publisher<E, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-      AggregateInput(p4), AggregateInput(p5))
+    Publishers.Aggregate(combiningLatest: p1, p2, p3, p4, p5)
   }
 
   /// Combines 6 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -326,9 +291,7 @@ extension Publisher {
     _ p5: some Publisher<E, Failure>,
     _ p6: some Publisher<F, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6))
+    Publishers.Aggregate(combiningLatest: p1, p2, p3, p4, p5, p6)
   }
 
   /// Combines 7 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -346,9 +309,7 @@ extension Publisher {
     _ p6: some Publisher<F, Failure>,
     _ p7: some Publisher<G, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F, G), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7))
+    Publishers.Aggregate(combiningLatest: p1, p2, p3, p4, p5, p6, p7)
   }
 
   /// Combines 8 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -367,10 +328,7 @@ extension Publisher {
     _ p7: some Publisher<G, Failure>,
     _ p8: some Publisher<H, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F, G, H), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
-      AggregateInput(p8))
+    Publishers.Aggregate(combiningLatest: p1, p2, p3, p4, p5, p6, p7, p8)
   }
 
   /// Combines 9 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -390,10 +348,7 @@ extension Publisher {
     _ p8: some Publisher<H, Failure>,
     _ p9: some Publisher<I, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F, G, H, I), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
-      AggregateInput(p8), AggregateInput(p9))
+    Publishers.Aggregate(combiningLatest: p1, p2, p3, p4, p5, p6, p7, p8, p9)
   }
 
   /// Combines 10 publishers of this type's `Failure`: publishes a tuple of the latest value
@@ -414,10 +369,7 @@ extension Publisher {
     _ p9: some Publisher<I, Failure>,
     _ p10: some Publisher<J, Failure>
   ) -> Publishers.Aggregate<(A, B, C, D, E, F, G, H, I, J), Failure> {
-    Publishers.Aggregate(
-      strategy: .combineLatest, AggregateInput(p1), AggregateInput(p2), AggregateInput(p3),
-      AggregateInput(p4), AggregateInput(p5), AggregateInput(p6), AggregateInput(p7),
-      AggregateInput(p8), AggregateInput(p9), AggregateInput(p10))
+    Publishers.Aggregate(combiningLatest: p1, p2, p3, p4, p5, p6, p7, p8, p9, p10)
   }
 
   /// Zips the publishers of `array`: publishes an array of their i-th values once every one of

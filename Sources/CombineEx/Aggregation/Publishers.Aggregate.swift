@@ -55,18 +55,26 @@ extension Publishers {
     }
 
     // Internal and inlinable, with the machinery under them: the subscriber's module
-    // specializes the per-value path (combining storage, output subscriber, aggregation block)
-    // for its types instead of running it generic, with a metadata lookup per type per value.
+    // specializes the per-value path (combining storage, values, the subscriber) for its
+    // types instead of running it generic, with a metadata lookup per type per value.
     @usableFromInline
     let strategy: Strategy
     @usableFromInline
-    let componentBuilder: (any AggregatePublisherAggregator<Failure>) -> Void
+    let inputs: Inputs
+
+    /// Where an aggregate's inputs come from.
     @usableFromInline
-    let aggregationBlock: ([Any]) -> Output
-    /// The inputs, when the publishers were known where the aggregate was made (the
-    /// fixed-arity and array forms); `componentBuilder` is not used then.
-    @usableFromInline
-    let inputs: [AggregateInput<Void, Failure>]?
+    enum Inputs {
+      /// Added for each subscription by a builder, their values combined as `[Any]` by
+      /// the aggregation block (the public initializer).
+      case built(
+        by: (any AggregatePublisherAggregator<Failure>) -> Void,
+        aggregationBlock: ([Any]) -> Output)
+      /// Known where the aggregate was made (the fixed-arity and array forms): the function
+      /// subscribes them for one subscriber, through a combining storage made where their
+      /// types are known, which keeps their values typed.
+      case known(subscribe: (AggregateDownstream<Output, Failure>) -> Void)
+    }
 
     /// Creates a publisher that combines the publishers `componentBuilder` adds, with
     /// `strategy`, making each output with `aggregationBlock` from one value per input (in the
@@ -87,46 +95,45 @@ extension Publishers {
       aggregationBlock: @escaping ([Any]) -> Output
     ) {
       self.strategy = strategy
-      self.componentBuilder = componentBuilder
-      self.aggregationBlock = aggregationBlock
-      inputs = nil
+      inputs = .built(by: componentBuilder, aggregationBlock: aggregationBlock)
     }
 
-    /// An aggregate of `inputs`, made by code that knew their publishers.
+    /// An aggregate of inputs known where it is made: `subscribe` hands the subscriber its
+    /// subscription, then subscribes them in order (see ``Inputs/known(subscribe:)``).
     @inlinable
     init(
-      strategy: Strategy, inputs: [AggregateInput<Void, Failure>],
-      aggregationBlock: @escaping ([Any]) -> Output
+      strategy: Strategy, subscribe: @escaping (AggregateDownstream<Output, Failure>) -> Void
     ) {
       self.strategy = strategy
-      componentBuilder = { _ in }
-      self.aggregationBlock = aggregationBlock
-      self.inputs = inputs
+      inputs = .known(subscribe: subscribe)
     }
 
     /// Adds the inputs, hands the subscriber its subscription, then subscribes the inputs.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      if let inputs {
-        attach(subscriber, to: inputs)
-        return
-      }
-      switch strategy {
-      case .combineLatest:
-        attach(subscriber, combining: AggregateLatestValues.self)
-      case .zip:
-        attach(subscriber, combining: AggregateZipQueues.self)
+      switch (inputs, strategy) {
+      case (.known(let subscribe), _):
+        subscribe(AggregateDownstream(subscriber))
+      case (.built(let builder, let aggregationBlock), .combineLatest):
+        attach(
+          subscriber, builtBy: builder, aggregationBlock: aggregationBlock,
+          combining: AggregateLatestValues<Any>.self)
+      case (.built(let builder, let aggregationBlock), .zip):
+        attach(
+          subscriber, builtBy: builder, aggregationBlock: aggregationBlock,
+          combining: AggregateZipQueues<Any>.self)
       }
     }
 
     @inlinable
-    func attach<Values: AggregateValues, S: Subscriber>(
-      _ subscriber: S, combining: Values.Type
+    func attach<Values: AggregateValues<Any>, S: Subscriber>(
+      _ subscriber: S, builtBy builder: (any AggregatePublisherAggregator<Failure>) -> Void,
+      aggregationBlock: @escaping ([Any]) -> Output, combining: Values.Type
     ) where S.Input == Output, S.Failure == Failure {
       typealias Downstream = AggregateOutputSubscriber<S>
       let collector = AggregateCollector<Values, Downstream>()
-      componentBuilder(collector)
+      builder(collector)
       let inputs = collector.close()
       guard !inputs.isEmpty else {
         Empty<Output, Failure>().receive(subscriber: subscriber)
@@ -144,66 +151,38 @@ extension Publishers {
 }
 
 extension Publishers.Aggregate {
-  /// Hands the subscriber its subscription, then subscribes `inputs` in order, through a
-  /// storage whose types do not depend on the subscriber's.
-  @inlinable
-  func attach<S: Subscriber>(_ subscriber: S, to inputs: [AggregateInput<Void, Failure>])
-  where S.Input == Output, S.Failure == Failure {
-    guard !inputs.isEmpty else {
-      Empty<Output, Failure>().receive(subscriber: subscriber)
-      return
-    }
-    let sink = AggregateSink(subscriber, aggregationBlock: aggregationBlock)
-    switch strategy {
-    case .combineLatest:
-      let storage = CombiningStorage(
-        downstream: sink, name: "Aggregate", values: AggregateLatestValues(inputCount: inputs.count)
-      )
-      storage.start()
-      for (index, input) in inputs.enumerated() { input.subscribeLatest(storage, index) }
-    case .zip:
-      let storage = CombiningStorage(
-        downstream: sink, name: "Aggregate", values: AggregateZipQueues(inputCount: inputs.count))
-      storage.start()
-      for (index, input) in inputs.enumerated() { input.subscribeZip(storage, index) }
-    }
-  }
-}
-
-extension Publishers.Aggregate {
-  /// An aggregate of `publishers`, whose output is the tuple of their values: what the
-  /// fixed-arity `combineLatest` and `zip` forms build.
-  ///
-  /// The publishers come as ``AggregateInput``s, each made where its publisher's type is known,
-  /// because a parameter pack cannot (yet) require every element's `Failure` to be the same
-  /// type.
-  @inlinable
-  init<each Value>(strategy: Strategy, _ publishers: repeat AggregateInput<each Value, Failure>)
-  where Output == (repeat each Value) {
-    var inputs: [AggregateInput<Void, Failure>] = []
-    repeat inputs.append((each publishers).erased)
-    self.init(strategy: strategy, inputs: inputs) { values in
-      var position = 0
-      func next<Element>(_: Element.Type) -> Element {
-        defer { position += 1 }
-        // The values come in the order the publishers were added, one per publisher.
-        return values[position] as! Element
-      }
-      return (repeat next((each Value).self))
-    }
-  }
-}
-
-extension Publishers.Aggregate {
   /// An aggregate of the publishers of `publishers`, whose output is the array of their values,
-  /// in order: what the array forms build.
+  /// in order: what the array forms build. The values are kept as arrays of their type.
   @inlinable
   init<Input: Publisher>(strategy: Strategy, _ publishers: [Input])
   where Output == [Input.Output], Input.Failure == Failure {
-    self.init(
-      strategy: strategy, inputs: publishers.map { AggregateInput($0).erased }
-    ) { values in
-      values.map { $0 as! Input.Output }
+    self.init(strategy: strategy) { downstream in
+      switch strategy {
+      case .combineLatest:
+        Self.subscribe(
+          publishers, to: downstream, combining: AggregateLatestValues<Input.Output>.self)
+      case .zip:
+        Self.subscribe(publishers, to: downstream, combining: AggregateZipQueues<Input.Output>.self)
+      }
+    }
+  }
+
+  /// Hands `downstream` its subscription, then subscribes `publishers` in order, their values
+  /// kept in `Values` (with no publishers, `downstream` finishes at once).
+  @inlinable
+  static func subscribe<Input: Publisher, Values: AggregateValues<Input.Output>>(
+    _ publishers: [Input], to downstream: AggregateDownstream<Output, Failure>,
+    combining: Values.Type
+  ) where Output == [Input.Output], Input.Failure == Failure {
+    guard !publishers.isEmpty else {
+      Empty<Output, Failure>().receive(subscriber: downstream)
+      return
+    }
+    let storage = CombiningStorage(
+      downstream: downstream, name: "Aggregate", values: Values(inputCount: publishers.count))
+    storage.start()
+    for (index, publisher) in publishers.enumerated() {
+      storage.subscribe(publisher, at: index) { values, value in values.store(value, at: index) }
     }
   }
 }

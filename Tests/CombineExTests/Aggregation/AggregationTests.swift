@@ -167,6 +167,63 @@ struct AggregationTests {
     cancellable.cancel()
   }
 
+  @Test("outputs waiting for delivery keep their values when later values arrive (tuples)")
+  func queuedTuplesKeepTheirValues() {
+    let subjects = (0..<5).map { _ in PassthroughSubject<Int, Never>() }
+    var received: [[Int]] = []
+    let cancellable = subjects[0].combineLatest(subjects[1], subjects[2], subjects[3], subjects[4])
+      .sink { tuple in
+        received.append([tuple.0, tuple.4])
+        // Both wait, in order, until this delivery returns.
+        if tuple.0 == 1 {
+          subjects[0].send(2)
+          subjects[4].send(5)
+        }
+      }
+    for (index, subject) in subjects.enumerated() { subject.send(index) }
+    subjects[0].send(1)
+    #expect(received == [[0, 4], [1, 4], [2, 4], [2, 5]])
+    cancellable.cancel()
+  }
+
+  @Test("outputs waiting for delivery keep their values when later values arrive (arrays)")
+  func queuedArraysKeepTheirValues() {
+    let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+    var received: [[Int]] = []
+    let cancellable = AnyPublisher<Int, Never>.combineLatest(array: subjects).sink { array in
+      received.append(array)
+      if array[0] == 1 {
+        subjects[0].send(2)
+        subjects[2].send(5)
+      }
+    }
+    for (index, subject) in subjects.enumerated() { subject.send(index) }
+    subjects[0].send(1)
+    #expect(received == [[0, 1, 2], [1, 1, 2], [2, 1, 2], [2, 1, 5]])
+    cancellable.cancel()
+  }
+
+  @Test("combineLatest keeps only each input's latest value, and none once cancelled")
+  func combineLatestReleasesReplacedValues() {
+    let counter = InstanceCounter()
+    let subjects = (0..<5).map { _ in PassthroughSubject<Counted, Never>() }
+    let tuples = CountingSubscriber<(Counted, Counted, Counted, Counted, Counted), Never>(
+      initialDemand: .unlimited)
+    subjects[0].combineLatest(subjects[1], subjects[2], subjects[3], subjects[4])
+      .subscribe(tuples)
+    let arrays = CountingSubscriber<[Counted], Never>(initialDemand: .unlimited)
+    AnyPublisher<Counted, Never>.combineLatest(array: subjects).subscribe(arrays)
+    for subject in subjects { subject.send(counter.make(0)) }
+    #expect(counter.alive == 5)
+    for index in 1...100 { subjects[index % 5].send(counter.make(index)) }
+    #expect(tuples.count == 101)
+    #expect(arrays.count == 101)
+    #expect(counter.alive == 5, "each input's latest value, nothing more")
+    tuples.cancel()
+    arrays.cancel()
+    #expect(counter.alive == 0)
+  }
+
   // MARK: zip
 
   @Test("zip with 4 to 9 others pairs the i-th values, in order")
@@ -399,6 +456,40 @@ struct AggregationTests {
       #expect(seen == seen.sorted())
     }
     for subject in subjects { subject.send(completion: .finished) }
+    #expect(recorder.receivedCompletion == .finished)
+  }
+
+  @Test("stress: combineLatest of 10 publishers (tuples), each sending from its own thread")
+  func stressCombineLatestOfTen() async {
+    let s = (0..<10).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = s[0].combineLatest(s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+      .map { [$0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7, $0.8, $0.9] }
+      .record()
+    await concurrentPerform(10) { thread in
+      for value in 1...300 { s[thread].send(value) }
+    }
+    let values = recorder.values
+    #expect(values.count <= 10 * 300)
+    // Each output is a snapshot: each publisher's values are seen in the order it sent them,
+    // and the last output holds every publisher's last value.
+    for index in 0..<10 {
+      let seen = values.map { $0[index] }
+      #expect(seen == seen.sorted())
+    }
+    #expect(values.last == Array(repeating: 300, count: 10))
+  }
+
+  @Test("stress: zip of 10 publishers (tuples), each sending from its own thread, loses nothing")
+  func stressZipOfTen() async {
+    let s = (0..<10).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = s[0].zip(s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9])
+      .map { [$0.0, $0.1, $0.2, $0.3, $0.4, $0.5, $0.6, $0.7, $0.8, $0.9] }
+      .record()
+    await concurrentPerform(10) { thread in
+      for value in 0..<300 { s[thread].send(value) }
+      s[thread].send(completion: .finished)
+    }
+    #expect(recorder.values == (0..<300).map { Array(repeating: $0, count: 10) })
     #expect(recorder.receivedCompletion == .finished)
   }
 

@@ -6,7 +6,7 @@ import CombineExCore
 ///
 /// Used by one subscription, on the subscribing thread, while its builder runs.
 @usableFromInline
-final class AggregateCollector<Values: AggregateValues, Downstream: Subscriber>:
+final class AggregateCollector<Values: AggregateValues<Any>, Downstream: Subscriber>:
   AggregatePublisherAggregator
 where Downstream.Input == [Any] {
   @usableFromInline

@@ -1,26 +1,36 @@
 import CombineExCore
 
-/// What a ``Publishers/Aggregate`` keeps of its inputs' values: the core's ``CombiningValues``
-/// for a number of inputs known only when a subscriber attaches, with the values type-erased
-/// (the aggregation block casts them back).
+/// What a ``Publishers/Aggregate`` keeps of its inputs' values when their number is known only
+/// when a subscriber attaches (the array forms, and the `componentBuilder`'s inputs, whose
+/// values it keeps as `Any`): the core's ``CombiningValues``, with one element type for every
+/// input and arrays for outputs.
 @usableFromInline
-protocol AggregateValues: CombiningValues where Output == [Any] {
+protocol AggregateValues<Element>: CombiningValues where Output == [Element] {
+  /// The type of every input's values.
+  associatedtype Element
+
   /// Empty storage for `inputCount` inputs.
   init(inputCount: Int)
 
   /// Puts a value of input `index` in place.
-  mutating func store(_ value: Any, at index: Int)
+  mutating func store(_ value: Element, at index: Int)
 }
 
 /// `combineLatest`: the latest value of each input.
+///
+/// Once every input has a value, the latest values are kept as the array that the outputs are:
+/// an output shares its storage, and a new value copies it only if the subscriber still holds
+/// the previous output, so a subscriber that does not keep its arrays costs no array per value.
 @usableFromInline
-struct AggregateLatestValues: AggregateValues {
+struct AggregateLatestValues<Element>: AggregateValues {
   @usableFromInline
   let inputCount: Int
+  /// Each input's latest value, while some input has none yet (empty afterwards).
   @usableFromInline
-  var latest: [Any]
+  var pending: [Element?]
+  /// The latest value of every input, once all have one (empty until then).
   @usableFromInline
-  var hasValue: [Bool]
+  var latest: [Element] = []
   /// How many inputs have not published yet.
   @usableFromInline
   var missing: Int
@@ -34,22 +44,27 @@ struct AggregateLatestValues: AggregateValues {
   @inlinable
   init(inputCount: Int) {
     self.inputCount = inputCount
-    latest = Array(repeating: (), count: inputCount)
-    hasValue = Array(repeating: false, count: inputCount)
+    pending = Array(repeating: nil, count: inputCount)
     missing = inputCount
   }
 
   @inlinable
-  mutating func store(_ value: Any, at index: Int) {
-    if !hasValue[index] {
-      hasValue[index] = true
-      missing -= 1
+  mutating func store(_ value: Element, at index: Int) {
+    guard missing > 0 else {
+      latest[index] = value
+      return
     }
-    latest[index] = value
+    if case .none = pending[index] { missing -= 1 }
+    pending[index] = value
+    if missing == 0 {
+      // `pending` holds a value for every input now.
+      latest = pending.map { $0! }
+      pending = []
+    }
   }
 
   @inlinable
-  func takeOutput() -> [Any]? {
+  func takeOutput() -> [Element]? {
     missing == 0 ? latest : nil
   }
 
@@ -60,7 +75,7 @@ struct AggregateLatestValues: AggregateValues {
     var allFinished = true
     for index in finished.indices {
       if finished[index] {
-        if !hasValue[index] { return true }
+        if missing > 0, case .none = pending[index] { return true }
       } else {
         allFinished = false
       }
@@ -74,13 +89,13 @@ struct AggregateLatestValues: AggregateValues {
 
 /// `zip`: the values of each input not yet zipped, oldest first.
 @usableFromInline
-struct AggregateZipQueues: AggregateValues {
+struct AggregateZipQueues<Element>: AggregateValues {
   @usableFromInline
   let inputCount: Int
   /// Each input's waiting values, oldest first. A zipped value leaves its queue (and is
   /// released) as it goes out, even while later values of its input wait.
   @usableFromInline
-  var queues: [ValueQueue<Any>]
+  var queues: [ValueQueue<Element>]
   /// How many inputs have no value waiting.
   @usableFromInline
   var empty: Int
@@ -99,15 +114,15 @@ struct AggregateZipQueues: AggregateValues {
   }
 
   @inlinable
-  mutating func store(_ value: Any, at index: Int) {
+  mutating func store(_ value: Element, at index: Int) {
     if queues[index].isEmpty { empty -= 1 }
     queues[index].append(value)
   }
 
   @inlinable
-  mutating func takeOutput() -> [Any]? {
+  mutating func takeOutput() -> [Element]? {
     guard empty == 0, inputCount > 0 else { return nil }
-    var output: [Any] = []
+    var output: [Element] = []
     output.reserveCapacity(inputCount)
     for index in 0..<inputCount {
       // `empty == 0`: every queue has a value.
