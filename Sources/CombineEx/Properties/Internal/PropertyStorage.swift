@@ -16,7 +16,8 @@ import CombineExCore
 ///
 /// ## Lifetime
 /// The storage holds the subscription to the followed publisher, whose subscriber refers back
-/// to the storage weakly: the followed publisher never keeps the storage alive. The storage
+/// to the storage weakly (``follow(_:)``), or only to its ``PropertyCell`` (a ``PropertyRelay``,
+/// which the storage's death cancels): the followed publisher never keeps the storage alive. The storage
 /// lives as long as the ``Property`` built on it, and as long as any of its subscribers (each
 /// subscriber is attached through a ``PropertyStorageSubscriber`` that holds the storage until the
 /// subscription ends). When the last of them goes, the storage is freed and its subscription to
@@ -26,32 +27,22 @@ final class PropertyStorage<Output>: Publisher {
   @usableFromInline
   typealias Failure = Never
 
+  /// The value and the subscribers, which the relay feeding this storage holds strongly (see
+  /// ``PropertyCell``).
   @usableFromInline
-  let core: SubjectCore<Output, Never>
-
-  /// The value as of the last committed set. Guarded by `core.lock`. (Unchecked exclusivity,
-  /// as `MutableProperty`'s: the lock serializes every access.)
-  @usableFromInline
-  @exclusivity(unchecked)
-  var currentValue: Output
-
-  /// Whether the followed publisher finished. Guarded by `core.lock`.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var isFinished = false
+  let cell: PropertyCell<Output>
 
   /// The subscription to the followed publisher. Guarded by `core.lock`; set once.
   private var upstream: AnyCancellable?
 
   @inlinable
   init(_ initialValue: Output) {
-    currentValue = initialValue
-    core = SubjectCore(.property, currentValue: initialValue)
+    cell = PropertyCell(initialValue)
   }
 
   /// The value as of the last set.
   var value: Output {
-    core.lock.withLock { currentValue }
+    cell.core.lock.withLock { cell.currentValue }
   }
 
   /// Subscribes to `values` once, for as long as the storage lives: each value is stored and
@@ -61,35 +52,26 @@ final class PropertyStorage<Output>: Publisher {
     let subscription = values.sink(
       receiveCompletion: { [weak self] _ in self?.finish() },
       receiveValue: { [weak self] in self?.send($0) })
-    core.lock.withLock { upstream = subscription }
+    cell.core.lock.withLock { upstream = subscription }
   }
 
   /// Keeps `subscription` (to the publisher the storage follows) for as long as the storage
   /// lives: for followers that subscribe on their own, as `lift(_:)` does.
   @usableFromInline
   func hold(_ subscription: AnyCancellable) {
-    core.lock.withLock { upstream = subscription }
+    cell.core.lock.withLock { upstream = subscription }
   }
 
   /// Stores `value` and publishes it (ignored once finished).
   @inlinable
   func send(_ value: Output) {
-    var replaced = value  // released after the lock (its deinit may read `value`)
-    core.perform(.value(value)) { _ in
-      guard !isFinished else { return false }
-      swap(&currentValue, &replaced)
-      return true
-    }
+    cell.send(value)
   }
 
   /// Finishes every subscriber; the value stays.
   @inlinable
   func finish() {
-    core.perform(.completion(.finished)) { _ in
-      guard !isFinished else { return false }
-      isFinished = true
-      return true
-    }
+    cell.finish()
   }
 
   /// Attaches a subscriber, which keeps the storage alive until its subscription ends.
@@ -99,9 +81,10 @@ final class PropertyStorage<Output>: Publisher {
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     let retaining = PropertyStorageSubscriber(downstream: subscriber, retained: self)
     var finishedValue: Output?
-    core.perform(core.attachEvent(for: retaining)) { _ in
-      guard isFinished else { return true }
-      finishedValue = currentValue
+    let cell = cell
+    cell.core.perform(cell.core.attachEvent(for: retaining)) { _ in
+      guard cell.isFinished else { return true }
+      finishedValue = cell.currentValue
       return false
     }
     if let finishedValue {
@@ -111,8 +94,8 @@ final class PropertyStorage<Output>: Publisher {
 }
 
 extension PropertyStorage: @unchecked Sendable where Output: Sendable {
-  // @unchecked Sendable: `currentValue`, `isFinished` and `upstream` are guarded by
-  // `core.lock`, and delivery is serialized by `core`'s token.
+  // @unchecked Sendable: `upstream` is guarded by `cell.core.lock`, and `cell` is itself
+  // Sendable.
 }
 
 extension Property {

@@ -9,8 +9,8 @@ import CombineExCore
 ///
 /// A class, not a struct: a subject's conduit copies its subscriber out for each delivery, and
 /// copying this one costs one reference count instead of two, the second of them on the
-/// storage, whose count takes the slow path (a relay refers to it weakly); 140 instructions per
-/// delivery, measured with Benchmarks' j4.
+/// storage (whose count took the slow path while relays referred to it weakly); 140
+/// instructions per delivery, measured with Benchmarks' j4.
 @usableFromInline
 final class PropertyStorageSubscriber<Downstream: Subscriber>: Subscriber,
   CustomStringConvertible
