@@ -127,8 +127,10 @@ struct OperationQueueSchedulerTests {
     queue.maxConcurrentOperationCount = 1
     let addedWhenRun = Log<Int>()
     let reachedThree = Flag()
+    // The first tick is half a second away, so that the checks below, made before it, do not
+    // depend on this thread reaching them within a millisecond (it did not, on a loaded machine).
     let cancellable = queue.schedule(
-      after: queue.now.advanced(by: .milliseconds(1)), interval: .milliseconds(2)
+      after: queue.now.advanced(by: .milliseconds(500)), interval: .milliseconds(2)
     ) {
       addedWhenRun.append(queue.added.count)
       if addedWhenRun.count == 3 { reachedThree.raise() }
