@@ -70,6 +70,10 @@ public final class Action<Input, Output, Failure: Error> {
   let errorsSubject = PassthroughSubject<Failure, Never>()
   let disabledErrorsSubject = PassthroughSubject<Void, Never>()
   let completedSubject = PassthroughSubject<Void, Never>()
+  /// The completion a run that finished forwards to its subscriber, made once per action: a
+  /// run's code is unspecialized, and making it there looked up the metadata of
+  /// `Subscribers.Completion<ActionError<Failure>>` and `ActionError<Failure>` on every run.
+  let finishedRun = Subscribers.Completion<ActionError<Failure>>.finished
   /// The sources bound with `action <~ source`, which end with the action.
   let bindings = ActionBindings()
   /// Which initializer made the action: the overload-resolution tests check it.

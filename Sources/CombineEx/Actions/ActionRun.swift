@@ -82,7 +82,7 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
     var action: Action<Input, Output, RunFailure>?
     var downstream: Downstream?
     lock.withLock {
-      guard status.isSubscribed else { return }
+      guard case .subscribed = status else { return }
       action = self.action
       downstream = self.downstream
     }
@@ -97,7 +97,7 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
     var downstream: Downstream?
     lock.withLock {
       if case .terminated = status { return }
-      wasAwaitingSubscription = !status.isSubscribed
+      if case .awaitingSubscription = status { wasAwaitingSubscription = true }
       status = .terminated
       action = self.action
       downstream = self.downstream
@@ -108,19 +108,30 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
     // The action first: the gate is clear and its state published before the subscriber hears
     // of the end, so the subscriber may apply again from its completion handler.
     action.storage.end()
-    let forwarded: Subscribers.Completion<ActionError<RunFailure>>
-    switch completion {
-    case .finished:
-      action.completedSubject.send(())
-      forwarded = .finished
-    case .failure(let failure):
-      action.errorsSubject.send(failure)
-      forwarded = .failure(.publisherFailure(failure))
+    if case .failure(let failure) = completion {
+      return forwardFailure(
+        failure, of: action, to: downstream, subscribing: wasAwaitingSubscription)
     }
+    action.completedSubject.send(())
     if wasAwaitingSubscription {
       downstream.receive(subscription: Subscriptions.empty)
     }
-    downstream.receive(completion: forwarded)
+    // Made by the action: no generic type is named here (see `Action.finishedRun`).
+    downstream.receive(completion: action.finishedRun)
+  }
+
+  /// Reports a failed run to the action and its subscriber. Out of line, as `refuse` is: the
+  /// types it names are looked up only when a run fails.
+  @inline(never)
+  private func forwardFailure(
+    _ failure: RunFailure, of action: Action<Input, Output, RunFailure>, to downstream: Downstream,
+    subscribing: Bool
+  ) {
+    action.errorsSubject.send(failure)
+    if subscribing {
+      downstream.receive(subscription: Subscriptions.empty)
+    }
+    downstream.receive(completion: .failure(.publisherFailure(failure)))
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -133,8 +144,9 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
     var action: Action<Input, Output, RunFailure>?
     var downstream: Downstream?
     lock.withLock {
-      guard status.isSubscribed else { return }
-      subscription = status.terminate()
+      guard case .subscribed(let upstream) = status else { return }
+      status = .terminated
+      subscription = upstream
       action = self.action
       downstream = self.downstream
       self.action = nil

@@ -46,7 +46,12 @@ public final class Property<Output>: PropertyProtocol {
 
   /// The current value.
   @inlinable
-  public var value: Output { currentValue() }
+  public var value: Output {
+    // A property with a storage reads its cell directly (inlined and specialized in the caller,
+    // where the closure over the storage ran generic code: 16% of Benchmarks' j5).
+    if let storage { return storage.value }
+    return currentValue()
+  }
 
   /// Creates a property from a way to read the current value and a publisher of the current
   /// value and its changes: the building block of property composition.

@@ -35,6 +35,20 @@ struct PropertyLiftTests {
     #expect(second.values == [10, 20])
   }
 
+  @Test("a value the lifted stream sends after its completion changes nothing")
+  func valueAfterCompletionIgnored() {
+    let source = MutableProperty(0)
+    let unruly = ContractBreakingPublisher(first: 1)
+    let lifted = source.lift { _ in unruly }
+    let recorder = lifted.record()
+    unruly.send(2)
+    unruly.finish()
+    unruly.send(3)  // after the completion: the contract is broken, the property ignores it
+    #expect(lifted.value == 2)
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.completionCount == 1)
+  }
+
   @Test("a subscriber that comes later receives the latest lifted value")
   func lateSubscriber() {
     let source = MutableProperty(1)
@@ -161,5 +175,35 @@ struct PropertyLiftTests {
     #expect(lifted.value == source.value * 2)
     #expect(log.values.last == source.value * 2)
     cancellable.cancel()
+  }
+}
+
+/// A publisher that sends what the test says to its one subscriber, even after a completion
+/// (which a publisher must not do). Single-threaded tests only.
+final class ContractBreakingPublisher: Publisher, @unchecked Sendable {
+  // @unchecked Sendable: used on one thread only.
+  typealias Output = Int
+  typealias Failure = Never
+
+  private let first: Int
+  private var subscriber: AnySubscriber<Int, Never>?
+
+  init(first: Int) {
+    self.first = first
+  }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    let subscriber = AnySubscriber(subscriber)
+    self.subscriber = subscriber
+    subscriber.receive(subscription: Subscriptions.empty)
+    _ = subscriber.receive(first)
+  }
+
+  func send(_ value: Int) {
+    _ = subscriber?.receive(value)
+  }
+
+  func finish() {
+    subscriber?.receive(completion: .finished)
   }
 }

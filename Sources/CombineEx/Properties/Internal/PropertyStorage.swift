@@ -40,9 +40,12 @@ final class PropertyStorage<Output>: Publisher {
     cell = PropertyCell(initialValue)
   }
 
-  /// The value as of the last set.
+  /// The value as of the last set. (Inlinable: ``Property/value`` reads it in the caller's
+  /// module, specialized.)
+  @inlinable
   var value: Output {
-    cell.core.lock.withLock { cell.currentValue }
+    let cell = cell
+    return cell.core.lock.withLock { cell.currentValue }
   }
 
   /// Subscribes to `values` once, for as long as the storage lives: each value is stored and
