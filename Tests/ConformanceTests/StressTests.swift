@@ -344,7 +344,10 @@ struct StressTests {
   func stressEveryRegisteredPublisher(_ testCase: ConformanceCase) async {
     var problems: [String] = []
     var events = 0
-    for round in 0..<4 {
+    // Four rounds, and more (up to 16) while none has seen an event: on a loaded machine the
+    // driving threads may run out of work before the requesting ones ask for anything (seen
+    // once with `subscribe(on:)` under the thread sanitizer), which is no fault of the publisher.
+    for round in 0..<16 where round < 4 || events == 0 {
       let report = await testCase.stress(UInt64(round) + 1)
       problems += report.problems
       events += report.events
