@@ -122,7 +122,7 @@ extension Publishers {
       case (.built(let builder, let aggregationBlock), .zip):
         attach(
           subscriber, builtBy: builder, aggregationBlock: aggregationBlock,
-          combining: AggregateZipQueues<Any>.self)
+          combining: ZipQueues<Any>.self)
       }
     }
 
@@ -162,7 +162,7 @@ extension Publishers.Aggregate {
         Self.subscribe(
           publishers, to: downstream, combining: AggregateLatestValues<Input.Output>.self)
       case .zip:
-        Self.subscribe(publishers, to: downstream, combining: AggregateZipQueues<Input.Output>.self)
+        Self.subscribe(publishers, to: downstream, combining: ZipQueues<Input.Output>.self)
       }
     }
   }

@@ -5,7 +5,7 @@ import CombineExCore
 /// its own type until every input has one, then in the tuple the outputs share
 /// (``AggregateBoxedTuple``). A value is stored and an output made without boxing a value as
 /// `Any`, building an array or casting (`AggregateLatest2` ... `AggregateLatest10`, generated from
-/// `Tools/Families/Aggregation.swift.template`).
+/// `Tools/Families/CombiningValues.swift.template`).
 @usableFromInline
 protocol AggregateLatestTuple: CombiningValues where Output == AggregateBoxedTuple<Tuple> {
   /// The outputs' values: one per input, in order.
@@ -67,7 +67,7 @@ extension AggregateLatestTuple {
 /// What a fixed-arity `zip` of CombineEx (``Publishers/Aggregate`` of 5 to 10 publishers)
 /// keeps of its inputs' values: a queue of each input's values not yet zipped, each of its own
 /// type; its outputs are boxed (``AggregateBoxedTuple``). `AggregateZip5` ... `AggregateZip10`,
-/// generated from `Tools/Families/Aggregation.swift.template`.
+/// generated from `Tools/Families/CombiningValues.swift.template`.
 @usableFromInline
 protocol AggregateZipTuple: CombiningValues where Output == AggregateBoxedTuple<Tuple> {
   /// The outputs' values: one per input, in order.

@@ -3,7 +3,9 @@ import CombineExCore
 /// What a ``Publishers/Aggregate`` keeps of its inputs' values when their number is known only
 /// when a subscriber attaches (the array forms, and the `componentBuilder`'s inputs, whose
 /// values it keeps as `Any`): the core's ``CombiningValues``, with one element type for every
-/// input and arrays for outputs.
+/// input and arrays for outputs. `zip`'s are the core's (``ZipQueues``); `combineLatest`'s are
+/// ``AggregateLatestValues``, which the core has no use for (Combine's `combineLatest` has no
+/// array form).
 @usableFromInline
 protocol AggregateValues<Element>: CombiningValues where Output == [Element] {
   /// The type of every input's values.
@@ -87,60 +89,5 @@ struct AggregateLatestValues<Element>: AggregateValues {
   mutating func removeAll() { self = Self(inputCount: inputCount) }
 }
 
-/// `zip`: the values of each input not yet zipped, oldest first.
-@usableFromInline
-struct AggregateZipQueues<Element>: AggregateValues {
-  @usableFromInline
-  let inputCount: Int
-  /// Each input's waiting values, oldest first. A zipped value leaves its queue (and is
-  /// released) as it goes out, even while later values of its input wait.
-  @usableFromInline
-  var queues: [ValueQueue<Element>]
-  /// How many inputs have no value waiting.
-  @usableFromInline
-  var empty: Int
-
-  @inlinable
-  static var emitsOnlyOnArrival: Bool { false }
-
-  @inlinable
-  init() { self.init(inputCount: 0) }
-
-  @inlinable
-  init(inputCount: Int) {
-    self.inputCount = inputCount
-    queues = Array(repeating: ValueQueue(), count: inputCount)
-    empty = inputCount
-  }
-
-  @inlinable
-  mutating func store(_ value: Element, at index: Int) {
-    if queues[index].isEmpty { empty -= 1 }
-    queues[index].append(value)
-  }
-
-  @inlinable
-  mutating func takeOutput() -> [Element]? {
-    guard empty == 0, inputCount > 0 else { return nil }
-    var output: [Element] = []
-    output.reserveCapacity(inputCount)
-    for index in 0..<inputCount {
-      // `empty == 0`: every queue has a value.
-      output.append(queues[index].popFirst()!)
-      if queues[index].isEmpty { empty += 1 }
-    }
-    return output
-  }
-
-  /// Over once a finished input has no value left to zip.
-  @inlinable
-  func isExhausted(finished: [Bool]) -> Bool {
-    for index in finished.indices where finished[index] && queues[index].isEmpty {
-      return true
-    }
-    return false
-  }
-
-  @inlinable
-  mutating func removeAll() { self = Self(inputCount: inputCount) }
-}
+/// `zip`: the core's array form, ``ZipQueues``.
+extension ZipQueues: AggregateValues {}

@@ -19,6 +19,16 @@ where Downstream.Input == Values.Output {
   @usableFromInline
   typealias Machine = CombiningStateMachine<Values, Downstream.Failure>
 
+  /// `request(_:)` and `cancel()`, made in `init` (specialized where the storage is made, with
+  /// the operator's `receive(subscriber:)`). The downstream holds the storage as an
+  /// `any Subscription`, and a call through a protocol reaches a generic class's unspecialized
+  /// code: the whole machine then ran generic, looking up generic metadata at every step (most
+  /// of the instructions of subscribing to `zip`). The protocol's methods only call these.
+  @usableFromInline
+  let requestEntry: (CombiningStorage, Subscribers.Demand) -> Void
+  @usableFromInline
+  let cancelEntry: (CombiningStorage) -> Void
+
   @usableFromInline
   let lock = Lock()
   @usableFromInline
@@ -39,6 +49,8 @@ where Downstream.Input == Values.Output {
     self.downstream = downstream
     description = name
     machine = Machine(values: values)
+    requestEntry = { storage, demand in storage.requestSpecialized(demand) }
+    cancelEntry = { storage in storage.cancelSpecialized() }
   }
 
   /// Hands the downstream its subscription; call it before subscribing the inputs.
@@ -94,7 +106,13 @@ where Downstream.Input == Values.Output {
   // MARK: Subscription
 
   @inlinable
-  package func request(_ demand: Subscribers.Demand) {
+  package func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
+
+  @inlinable
+  package func cancel() { cancelEntry(self) }
+
+  @inlinable
+  func requestSpecialized(_ demand: Subscribers.Demand) {
     // As in Combine, a request of zero stops the program in `zip` (`combineLatest` ignores it).
     if Values.followsZipDemand, demand == .none {
       apiViolation("\(description) was asked for zero values. A request must be for one or more.")
@@ -103,7 +121,7 @@ where Downstream.Input == Values.Output {
   }
 
   @inlinable
-  package func cancel() {
+  func cancelSpecialized() {
     let subscriptions = lock.withLock { () -> [any Subscription] in
       downstream = nil
       return machine.cancel()
@@ -213,6 +231,15 @@ where Downstream.Input == Values.Output {
   let index: Int
   @usableFromInline
   let store: (inout Values, Input) -> Void
+  /// The three events, made in `init` (specialized where the input is subscribed): the input
+  /// calls this subscriber through the protocol, which reaches a generic class's unspecialized
+  /// code (see ``CombiningStorage/requestEntry``). The protocol's methods only call these.
+  @usableFromInline
+  let subscriptionEntry: (CombiningInput, any Subscription) -> Void
+  @usableFromInline
+  let valueEntry: (CombiningInput, Input) -> Subscribers.Demand
+  @usableFromInline
+  let completionEntry: (CombiningInput, Subscribers.Completion<Downstream.Failure>) -> Void
 
   @inlinable
   init(
@@ -222,6 +249,15 @@ where Downstream.Input == Values.Output {
     self.storage = storage
     self.index = index
     self.store = store
+    subscriptionEntry = { input, subscription in
+      input.storage.receive(subscription: subscription, forInput: input.index)
+    }
+    valueEntry = { input, value in
+      input.storage.receive(value, fromInput: input.index, store: input.store)
+    }
+    completionEntry = { input, completion in
+      input.storage.receive(completion: completion, fromInput: input.index)
+    }
   }
 
   @inlinable
@@ -229,16 +265,16 @@ where Downstream.Input == Values.Output {
 
   @inlinable
   func receive(subscription: any Subscription) {
-    storage.receive(subscription: subscription, forInput: index)
+    subscriptionEntry(self, subscription)
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    storage.receive(input, fromInput: index, store: store)
+    valueEntry(self, input)
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-    storage.receive(completion: completion, fromInput: index)
+    completionEntry(self, completion)
   }
 }
