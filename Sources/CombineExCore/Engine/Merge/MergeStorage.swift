@@ -384,9 +384,12 @@ final class MergeInput<Downstream: Subscriber>: Subscriber, CustomStringConverti
     storage.enter(.subscription(input: id), subscription: subscription)
   }
 
+  /// Values go to the storage directly, not through ``MergeStorage/entry``: specialized
+  /// callers (a sequence, a subject's conduit) then inline the whole path, and a value is the
+  /// hot path (`f`, `g1`), where the entry's hop cost 4% to 12% more instructions.
   @inlinable
   func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-    storage.enter(.value(input: id), with: input)
+    storage.receive(input, fromInput: id)
   }
 
   @inlinable
