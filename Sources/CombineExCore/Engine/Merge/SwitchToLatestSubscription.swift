@@ -18,9 +18,17 @@ where
   @usableFromInline
   let storage: MergeStorage<Downstream>
 
+  /// Subscribes the upstream value (pointed to) as the new input: made here, where the types
+  /// are known, so that the work is specialized (see ``MergeEntry``).
+  @usableFromInline
+  let subscribeInput: (MergeStorage<Downstream>, UnsafeRawPointer) -> Void
+
   @inlinable
   init(storage: MergeStorage<Downstream>) {
     self.storage = storage
+    subscribeInput = { storage, value in
+      storage.subscribeNewInput(from: value) { (input: Upstream.Output) in input }
+    }
   }
 
   @usableFromInline
@@ -34,19 +42,20 @@ where
 
   @inlinable
   func receive(subscription: any Subscription) {
-    storage.receiveUpstream(subscription: subscription)
+    storage.enter(.upstreamSubscription, subscription: subscription)
   }
 
   @inlinable
   func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-    storage.subscribeNewInput { input }
+    var input = input  // An address that lives through the call (see `MergeStorage.enter`).
+    withUnsafeMutablePointer(to: &input) { subscribeInput(storage, UnsafeRawPointer($0)) }
     // The upstream is asked for values explicitly (see `MergeStateMachine`).
     return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-    storage.receiveUpstream(completion: completion)
+    storage.enter(.upstreamCompletion, with: completion)
   }
 
   // MARK: Subscription (downstream side)

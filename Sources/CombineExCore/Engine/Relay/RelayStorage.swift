@@ -19,11 +19,29 @@ class RelayStorage<Downstream: Subscriber>: Subscription, CustomStringConvertibl
   // their own mutable state with `lock` too.
   let lock = Lock()
   private var machine = RelayStateMachine()
-  /// Released when the completion is delivered or the downstream cancels.
-  private var downstream: Downstream?
+  /// The downstream, in the context of a closure that delivers to it (see ``RelayDownstream``);
+  /// released when the completion is delivered or the downstream cancels.
+  private var downstream: RelayDownstream?
 
   init(downstream: Downstream) {
-    self.downstream = downstream
+    self.downstream = RelayDownstream { event, payload in
+      switch event {
+      case .subscription(let subscription):
+        downstream.receive(subscription: subscription)
+      case .value:
+        return downstream.receive(
+          payload.unsafelyUnwrapped.assumingMemoryBound(to: Downstream.Input.self).pointee)
+      case .completion:
+        downstream.receive(
+          completion: payload.unsafelyUnwrapped.assumingMemoryBound(
+            to: Subscribers.Completion<Downstream.Failure>.self
+          ).pointee)
+      case .reflect:
+        payload.unsafelyUnwrapped.assumingMemoryBound(to: Any.self).pointee =
+          Optional(downstream) as Any
+      }
+      return .none
+    }
   }
 
   var description: String { "Relay" }
@@ -77,7 +95,7 @@ class RelayStorage<Downstream: Subscriber>: Subscription, CustomStringConvertibl
       machine.receive(subscription: subscription, stage: stage)
     }
     if subscribeDownstream, let downstream = lock.withLock({ self.downstream }) {
-      downstream.receive(subscription: self)
+      _ = downstream.deliver(.subscription(self), nil)
     }
     switch action {
     case .request(let subscription, let demand): subscription.request(demand)
@@ -99,7 +117,10 @@ class RelayStorage<Downstream: Subscriber>: Subscription, CustomStringConvertibl
     case .ignore: return .none
     }
     guard let downstream else { return .none }
-    let more = downstream.receive(value)
+    var value = value
+    let more = withUnsafeMutablePointer(to: &value) {
+      downstream.deliver(.value, UnsafeMutableRawPointer($0))
+    }
     guard more > 0 else { return .none }
     let (isCurrent, subscription) = lock.withLock { machine.addDemand(more, stage: stage) }
     guard isCurrent else { return .none }
@@ -124,12 +145,16 @@ class RelayStorage<Downstream: Subscriber>: Subscription, CustomStringConvertibl
   /// Ends the relay: delivers `completion` unless it was cancelled meanwhile, and releases the
   /// downstream.
   final func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
-    let downstream = lock.withLock { () -> Downstream? in
+    let downstream = lock.withLock { () -> RelayDownstream? in
       guard machine.terminate() else { return nil }
       defer { self.downstream = nil }
       return self.downstream
     }
-    downstream?.receive(completion: completion)
+    guard let downstream else { return }
+    var completion = completion
+    _ = withUnsafeMutablePointer(to: &completion) {
+      downstream.deliver(.completion, UnsafeMutableRawPointer($0))
+    }
   }
 
   // MARK: Subscription
@@ -140,7 +165,7 @@ class RelayStorage<Downstream: Subscriber>: Subscription, CustomStringConvertibl
 
   final func cancel() {
     let (subscription, downstream) = lock.withLock {
-      () -> ((any Subscription)?, Downstream?) in
+      () -> ((any Subscription)?, RelayDownstream?) in
       defer { self.downstream = nil }
       return (machine.cancel(), self.downstream)
     }
@@ -210,7 +235,14 @@ extension RelayStorage: CustomReflectable, CustomPlaygroundDisplayConvertible {
     case .awaitingSubscription(_, let pending), .connected(_, _, let pending): demand = pending
     default: break
     }
-    return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
+    // As Combine shows it: an optional of the subscriber, `nil` once released.
+    var shown: Any = Downstream?.none as Any
+    if let downstream {
+      _ = withUnsafeMutablePointer(to: &shown) {
+        downstream.deliver(.reflect, UnsafeMutableRawPointer($0))
+      }
+    }
+    return Mirror(self, children: ["downstream": shown, "demand": demand])
   }
 
   var playgroundDescription: Any { description }
@@ -229,3 +261,30 @@ enum RelayFirstStage {}
 /// The ``RelayStage`` role of the publisher a relay moves on to (a suffix, the publisher a
 /// `catch` handler returns).
 enum RelayNextStage {}
+
+/// A relay's downstream, kept in the context of a closure made when the relay is created, so
+/// that ``RelayStorage`` has no stored property of a generic type: its code runs unspecialized
+/// (a generic class's methods and deinitializer are reached through its vtable and witness
+/// tables), and there every `Optional<Downstream>` it read, moved or destroyed was looked up in
+/// the runtime's metadata cache, about 40% of subscribing to `catch` (issue 30). The event's
+/// generic payload (a value, a completion, the mirror's slot) travels as a pointer to it.
+///
+/// A struct around the closure, not the bare closure: moved out of the lock as a generic
+/// `Result` (`Lock.withLock`), a bare closure is re-abstracted, which allocates a thunk each
+/// time.
+struct RelayDownstream {
+  /// Performs the event on the downstream.
+  let deliver: (RelayDownstreamEvent, UnsafeMutableRawPointer?) -> Subscribers.Demand
+}
+
+/// What a ``RelayDownstream`` does.
+enum RelayDownstreamEvent {
+  /// Hand the downstream its subscription.
+  case subscription(any Subscription)
+  /// Deliver the value the payload points to (a `Downstream.Input`); returns the demand.
+  case value
+  /// Deliver the completion the payload points to.
+  case completion
+  /// Store the downstream, as an optional, in the `Any` the payload points to (the mirror).
+  case reflect
+}
