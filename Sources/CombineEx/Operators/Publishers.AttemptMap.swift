@@ -51,6 +51,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == NewOutput, S.Failure == Failure {
       upstream.receive(
@@ -64,18 +65,28 @@ extension Publishers.AttemptMap: ColdPublisher where Upstream: ColdPublisher {}
 
 /// `attemptMap`: publish the success, or fail with the failure (the core's operator driver
 /// cancels the upstream first).
-private struct AttemptMapLogic<Input, Output, Failure: Error>: OperatorLogic {
+@usableFromInline
+struct AttemptMapLogic<Input, Output, Failure: Error>: OperatorLogic {
+  @usableFromInline
   typealias UpstreamFailure = Failure
 
-  let transform: (Input) -> Result<Output, Failure>
+  @usableFromInline let transform: (Input) -> Result<Output, Failure>
 
+  @inlinable
+  init(transform: @escaping (Input) -> Result<Output, Failure>) {
+    self.transform = transform
+  }
+
+  @inlinable
   var name: String { "AttemptMap" }
 
   /// As Combine's `tryMap`, whose shape it has: a cancel before the upstream's subscription is
   /// only noted (the subscription that arrives is handed on untouched), and a completion before
   /// it is ignored (see the core's `MisusePolicy`).
+  @inlinable
   var misusePolicy: MisusePolicy { .notesEarlyCancel }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, Failure> {
     switch transform(input) {
     case .success(let output): .emit(output)

@@ -48,6 +48,7 @@ extension Publishers {
     }
 
     /// Subscribes `subscriber` through a fresh once-only guard.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let once = CleanupOnce(cleanup)
@@ -62,15 +63,18 @@ extension Publishers {
 }
 
 /// Runs a closure at most once, whichever thread asks first.
-private final class CleanupOnce: @unchecked Sendable {
+@usableFromInline
+final class CleanupOnce: @unchecked Sendable {
   // @unchecked Sendable: `done` is atomic and only the thread that flips it reads `cleanup`.
   private let done = Atomic<Bool>(false)
   private let cleanup: () -> Void
 
+  @usableFromInline
   init(_ cleanup: @escaping () -> Void) {
     self.cleanup = cleanup
   }
 
+  @usableFromInline
   func run() {
     if done.exchange(true, ordering: .acquiringAndReleasing) { return }
     cleanup()

@@ -11,28 +11,34 @@
 /// before its subscription misbehaves. OpenCombine's test suite, run against the core
 /// (`Tools/opencombine-suite.sh`), checks every operator's choice (its
 /// `…BeforeSubscription` tests).
+@usableFromInline
 package struct MisusePolicy {
   /// Whether a cancel before the upstream's subscription ends the operator (the subscription
   /// is cancelled when it arrives), or is only noted: the subscription is taken when it
   /// arrives and handed to the downstream, as if the cancel had not come (the logic hears of
   /// the cancel through ``OperatorLogic/cancelledBeforeSubscription()``).
+  @usableFromInline
   package let earlyCancelEnds: Bool
 
   /// Whether an upstream value or completion, or a downstream request, that comes before the
   /// upstream's subscription is an API violation (a trap). Otherwise they are ignored, except a
   /// completion when ``earlyCompletionEnds``.
+  @usableFromInline
   package let trapsEarlyEvents: Bool
 
   /// Whether an upstream completion before the upstream's subscription ends the operator (the
   /// logic decides how, as for any completion, and the subscription is cancelled if it comes
   /// later).
+  @usableFromInline
   package let earlyCompletionEnds: Bool
 
   /// Whether a downstream request of zero (`.none`) is an API violation (a trap); otherwise it
   /// is passed on, or ignored where demand is tracked.
+  @usableFromInline
   package let zeroDemandTraps: Bool
 
-  private init(
+  @inlinable
+  init(
     earlyCancelEnds: Bool, trapsEarlyEvents: Bool, earlyCompletionEnds: Bool,
     zeroDemandTraps: Bool
   ) {
@@ -54,6 +60,7 @@ package struct MisusePolicy {
   /// `replaceEmpty` and `dropFirst` ignore the early cancel and then request from (or leave
   /// alone) the subscription that arrives: Docs/Core.md lists the difference (rule 3).
   /// The default.
+  @inlinable
   package static var standard: Self {
     Self(
       earlyCancelEnds: true, trapsEarlyEvents: false, earlyCompletionEnds: false,
@@ -64,6 +71,7 @@ package struct MisusePolicy {
   /// `prefix(while:)` and their `try` variants): an early upstream value or completion, or an
   /// early request, stops the program; an early cancel ends the operator (Combine cancels the
   /// subscription that arrives).
+  @inlinable
   package static var trapsEarlyEvents: Self {
     Self(
       earlyCancelEnds: true, trapsEarlyEvents: true, earlyCompletionEnds: false,
@@ -75,6 +83,7 @@ package struct MisusePolicy {
   /// untouched; early upstream events and requests are ignored. (With
   /// ``endingOnEarlyCompletion``: `scan`, `print`, `handleEvents`, `encode`, `decode`,
   /// `collect(_:)`.)
+  @inlinable
   package static var notesEarlyCancel: Self {
     Self(
       earlyCancelEnds: false, trapsEarlyEvents: false, earlyCompletionEnds: false,
@@ -85,6 +94,7 @@ package struct MisusePolicy {
   /// `scan`, `print`, `handleEvents`, `encode`, `decode`, `collect(_:)` and `dropFirst`: the
   /// downstream receives the ending at once, without a subscription if it has none yet, as in
   /// Combine.
+  @inlinable
   package var endingOnEarlyCompletion: Self {
     Self(
       earlyCancelEnds: earlyCancelEnds, trapsEarlyEvents: trapsEarlyEvents,
@@ -93,6 +103,7 @@ package struct MisusePolicy {
 
   /// The same, and a request of zero stops the program, as it does in Combine for
   /// `dropFirst`, `drop(while:)`, `collect(_:)` and `replaceEmpty`.
+  @inlinable
   package var trappingZeroDemand: Self {
     Self(
       earlyCancelEnds: earlyCancelEnds, trapsEarlyEvents: trapsEarlyEvents,

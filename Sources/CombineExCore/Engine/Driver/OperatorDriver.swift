@@ -22,18 +22,42 @@
 /// it.
 // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; `state` is touched only
 // by upstream events, which are serial; `logic` is immutable.
+@usableFromInline
 package final class OperatorDriver<Logic: OperatorLogic, Downstream: Subscriber>: Subscriber,
   Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
+  @usableFromInline
   package typealias Input = Logic.Input
+  @usableFromInline
   package typealias Failure = Logic.UpstreamFailure
+  @usableFromInline
   typealias Machine = OperatorStateMachine<Logic.Output, Logic.Failure>
 
-  private let lock = Lock()
-  private var machine: Machine
-  /// Released when the completion is handed out or the downstream cancels.
-  private var downstream: Downstream?
-  private let logic: Logic
+  /// The entry points of the events, made where the driver is made. An upstream or a downstream
+  /// that calls the driver through its protocol (`any Subscription`, or a publisher that is not
+  /// specialized for this driver) reaches the driver's unspecialized code, where every generic
+  /// type it touches (`Optional<Downstream>`, the machine's actions, the steps) costs a metadata
+  /// lookup in the runtime: about 20,000 instructions per subscription. These closures are
+  /// written in ``init(_:downstream:)``, which is inlined and specialized at the operator's
+  /// `receive(subscriber:)`, so they are the specialized code; the protocol methods only call
+  /// them. They capture nothing (no allocation).
+  @usableFromInline
+  let entries: Entries
+
+  @usableFromInline
+  let lock = Lock()
+  /// Read and written only under `lock`, so the runtime's exclusivity check, which would cost
+  /// a call at every access, is off (as for `state`, below).
+  @exclusivity(unchecked)
+  @usableFromInline
+  var machine: Machine
+  /// Released when the completion is handed out or the downstream cancels. Under `lock`, as
+  /// `machine`.
+  @exclusivity(unchecked)
+  @usableFromInline
+  var downstream: Downstream?
+  @usableFromInline
+  let logic: Logic
   /// The logic's state. Upstream events are serial, but one may nest inside another (the
   /// re-entry rule, in ``OperatorLogic``'s header): a nested call makes a second `inout` access
   /// to `state` while the first is still open, which the runtime's exclusivity check would stop
@@ -41,22 +65,62 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   /// shares its address with its neighbour, and the thread sanitizer reports an access to it as
   /// a race with that neighbour.)
   @exclusivity(unchecked)
-  private var state: StateCell<Logic.State>
+  @usableFromInline
+  var state: StateCell<Logic.State>
 
+  @inlinable
   package init(_ logic: Logic, downstream: Downstream) {
     self.logic = logic
     self.downstream = downstream
     state = StateCell(value: logic.initialState)
     machine = Machine(
       demandTracking: logic.demandTracking, earlyCancelEnds: logic.misusePolicy.earlyCancelEnds)
+    entries = Entries(
+      subscription: { $0.handle(subscription: $1) },
+      value: { $0.handle($1) },
+      completion: { $0.handle(completion: $1) },
+      request: { $0.handle(request: $1) },
+      cancel: { $0.handleCancel() })
   }
 
+  /// See ``entries``.
+  @usableFromInline
+  struct Entries {
+    @usableFromInline
+    let subscription: (OperatorDriver, any Subscription) -> Void
+    @usableFromInline
+    let value: (OperatorDriver, Input) -> Subscribers.Demand
+    @usableFromInline
+    let completion: (OperatorDriver, Subscribers.Completion<Failure>) -> Void
+    @usableFromInline
+    let request: (OperatorDriver, Subscribers.Demand) -> Void
+    @usableFromInline
+    let cancel: (OperatorDriver) -> Void
+
+    @inlinable
+    init(
+      subscription: @escaping (OperatorDriver, any Subscription) -> Void,
+      value: @escaping (OperatorDriver, Input) -> Subscribers.Demand,
+      completion: @escaping (OperatorDriver, Subscribers.Completion<Failure>) -> Void,
+      request: @escaping (OperatorDriver, Subscribers.Demand) -> Void,
+      cancel: @escaping (OperatorDriver) -> Void
+    ) {
+      self.subscription = subscription
+      self.value = value
+      self.completion = completion
+      self.request = request
+      self.cancel = cancel
+    }
+  }
+
+  @usableFromInline
   package var description: String { logic.name }
 
   // MARK: Starting
 
   /// Hands the downstream its subscription, then subscribes the driver to `upstream`. Demand
   /// requested before the upstream's subscription arrives waits for it.
+  @inlinable
   package func start<Upstream: Publisher>(downstreamFirst upstream: Upstream)
   where Upstream.Output == Input, Upstream.Failure == Failure {
     subscribeDownstream()
@@ -65,7 +129,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     upstream.subscribe(self)
   }
 
-  private func subscribeDownstream() {
+  @inlinable
+  func subscribeDownstream() {
     let downstream = lock.withLock { () -> Downstream? in
       machine.downstreamSubscribed()
       return self.downstream
@@ -75,7 +140,23 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
   // MARK: Subscriber (upstream side)
 
+  @inlinable
   package func receive(subscription: any Subscription) {
+    entries.subscription(self, subscription)
+  }
+
+  @inlinable
+  package func receive(_ input: Input) -> Subscribers.Demand {
+    entries.value(self, input)
+  }
+
+  @inlinable
+  package func receive(completion: Subscribers.Completion<Failure>) {
+    entries.completion(self, completion)
+  }
+
+  @inlinable
+  func handle(subscription: any Subscription) {
     let (action, downstream) = lock.withLock {
       (machine.receive(subscription: subscription), self.downstream)
     }
@@ -91,7 +172,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     }
   }
 
-  package func receive(_ input: Input) -> Subscribers.Demand {
+  @inlinable
+  func handle(_ input: Input) -> Subscribers.Demand {
     let (admission, downstream) = lock.withLock { (machine.admitValue(), self.downstream) }
     switch admission {
     case .ignore: return .none
@@ -105,7 +187,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   }
 
   /// Performs the logic's step for a value; returns the demand to give back to the upstream.
-  private func perform(
+  @inlinable
+  func perform(
     _ step: OperatorStep<Logic.Output, Logic.Failure>, to downstream: Downstream
   ) -> Subscribers.Demand {
     switch step {
@@ -125,7 +208,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     }
   }
 
-  package func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func handle(completion: Subscribers.Completion<Failure>) {
     let (subscribed, early) = lock.withLock { (machine.isSubscribed, machine.awaitsSubscription) }
     guard subscribed else {
       guard early else { return }
@@ -142,7 +226,18 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
   // MARK: Subscription (downstream side)
 
+  @inlinable
   package func request(_ demand: Subscribers.Demand) {
+    entries.request(self, demand)
+  }
+
+  @inlinable
+  package func cancel() {
+    entries.cancel(self)
+  }
+
+  @inlinable
+  func handle(request demand: Subscribers.Demand) {
     if logic.misusePolicy.zeroDemandTraps, demand == .none {
       apiViolation("\(logic.name) was asked for zero values. A request must be for one or more.")
     }
@@ -176,7 +271,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     if let forward { logic.request(demand, from: forward) }
   }
 
-  package func cancel() {
+  @inlinable
+  func handleCancel() {
     let (action, released) = transition { $0.cancel() }
     if action.notedEarlyCancel { logic.cancelledBeforeSubscription() }
     // The logic passes the cancel on (and may observe it).
@@ -187,7 +283,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   }
 
   /// An upstream event before the upstream's subscription, for a logic that traps on it.
-  private func violation(_ event: String) -> Never {
+  @usableFromInline
+  func violation(_ event: String) -> Never {
     apiViolation(
       "the upstream of \(logic.name) \(event) before its subscription. A publisher sends"
         + " receive(subscription:) first.")
@@ -197,7 +294,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
   /// Runs `body` on the machine under the lock; returns its action and, if the action releases
   /// the downstream, the downstream (taken out of the driver).
-  private func transition(
+  @inlinable
+  func transition(
     _ body: (inout Machine) -> Machine.Action
   ) -> (Machine.Action, Downstream?) {
     lock.withLock {
@@ -209,7 +307,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
   }
 
   /// Runs a transition and performs its action: cancels first, then the delivery.
-  private func run(_ body: (inout Machine) -> Machine.Action) {
+  @inlinable
+  func run(_ body: (inout Machine) -> Machine.Action) {
     let (action, downstream) = transition(body)
     action.cancelUpstream?.cancel()
     if let ending = action.deliver, let downstream { deliver(ending, to: downstream) }
@@ -218,7 +317,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
   /// Delivers the operator's end: a value ending sends `.finished` after the value unless the
   /// downstream cancelled from inside its `receive`.
-  private func deliver(
+  @inlinable
+  func deliver(
     _ ending: OperatorEnding<Logic.Output, Logic.Failure>, to downstream: Downstream
   ) {
     switch ending {
@@ -235,10 +335,14 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 }
 
 /// An ``OperatorDriver``'s logic state, stored with one more byte so that it is never empty.
-private struct StateCell<Value> {
+@usableFromInline
+struct StateCell<Value> {
+  @usableFromInline
   var value: Value
-  private let nonEmpty: UInt8 = 0
+  @usableFromInline
+  let nonEmpty: UInt8 = 0
 
+  @inlinable
   init(value: Value) {
     self.value = value
   }
@@ -247,6 +351,7 @@ private struct StateCell<Value> {
 // What Combine shows of an operator's subscription in a debugger, a playground or a `dump`:
 // the name as the playground value, and the children the logic lists, computed on demand.
 extension OperatorDriver: CustomReflectable, CustomPlaygroundDisplayConvertible {
+  @usableFromInline
   package var customMirror: Mirror {
     let (status, live, downstream) = lock.withLock {
       (machine.state, machine.isLive, self.downstream)
@@ -261,5 +366,6 @@ extension OperatorDriver: CustomReflectable, CustomPlaygroundDisplayConvertible 
     return Mirror(self, children: logic.mirrorChildren(state.value, context))
   }
 
+  @usableFromInline
   package var playgroundDescription: Any { description }
 }

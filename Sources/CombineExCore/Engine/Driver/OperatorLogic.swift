@@ -30,6 +30,7 @@
 /// Every requirement but ``name`` and ``receive(_:_:)`` has a default (``ending(for:)`` when
 /// the operator's failure is the upstream's): a logic spells out only what differs from a
 /// plain pass-through.
+@usableFromInline
 package protocol OperatorLogic {
   /// The upstream's values.
   associatedtype Input
@@ -118,22 +119,28 @@ package protocol OperatorLogic {
 }
 
 extension OperatorLogic where State == Void {
+  @inlinable
   package var initialState: Void { () }
 }
 
 extension OperatorLogic where UpstreamFailure == Failure {
+  @inlinable
   package func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, Failure> {
     .completion(.failure(failure))
   }
 }
 
 extension OperatorLogic {
+  @inlinable
   package var initialDemand: Subscribers.Demand { .none }
 
+  @inlinable
   package var demandTracking: DemandTracking { .none }
 
+  @inlinable
   package var misusePolicy: MisusePolicy { .standard }
 
+  @inlinable
   package func receive(
     completion: Subscribers.Completion<UpstreamFailure>, _ state: inout State
   ) -> OperatorEnding<Output, Failure> {
@@ -143,36 +150,46 @@ extension OperatorLogic {
     }
   }
 
+  @inlinable
   package func subscribed(to upstream: any Subscription) {}
 
+  @inlinable
   package func rejected(_ subscription: any Subscription, whileConnected: Bool) {}
 
+  @inlinable
   package func requestedBeforeSubscription(_ demand: Subscribers.Demand) {
     request(demand, from: nil)
   }
 
+  @inlinable
   package func cancelledBeforeSubscription() {}
 
+  @inlinable
   package func returning(_ demand: Subscribers.Demand, isLive: () -> Bool) -> Subscribers.Demand {
     demand
   }
 
+  @inlinable
   package func request(_ demand: Subscribers.Demand, from upstream: (any Subscription)?) {
     upstream?.request(demand)
   }
 
+  @inlinable
   package func cancel(_ upstream: (any Subscription)?) {
     upstream?.cancel()
   }
 
+  @inlinable
   package func ended() {}
 
+  @usableFromInline
   package func mirrorChildren(_ state: State, _ context: OperatorMirrorContext) -> [Mirror.Child] {
     []
   }
 }
 
 /// How an ``OperatorDriver`` keeps track of the downstream's demand (``OperatorLogic/demandTracking``).
+@usableFromInline
 package enum DemandTracking {
   /// Not at all: requests pass through, as they are.
   case none

@@ -1,6 +1,7 @@
 /// What an ``OperatorDriver`` lends its logic to build the children of its `customMirror`
 /// (``OperatorLogic/mirrorChildren(_:_:)``): the parts of a subscription that every operator
 /// has, read under the driver's lock when the mirror is asked for (never stored).
+@usableFromInline
 package struct OperatorMirrorContext {
   /// The downstream, or `nil` once it was released.
   package let downstream: Any
@@ -16,6 +17,7 @@ package struct OperatorMirrorContext {
 /// all show the same four children: the downstream, the result so far, the initial result and
 /// the status.
 extension ReducingLogic {
+  @usableFromInline
   func mirrorChildren(_ state: State, _ context: OperatorMirrorContext) -> [Mirror.Child] {
     [
       ("downstream", context.downstream),

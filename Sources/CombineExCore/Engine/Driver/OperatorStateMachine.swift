@@ -35,8 +35,10 @@
 /// subscription ends the operator too, or, for the logics whose ``MisusePolicy`` says so, is
 /// only noted. The downstream is released when the completion is handed out or at the cancel;
 /// the upstream's subscription when the operator ends.
+@usableFromInline
 struct OperatorStateMachine<Output, Failure: Error> {
   /// Where the operator is in its life.
+  @usableFromInline
   enum State {
     /// Waiting for the upstream's subscription. `pending` is `nil` while the downstream has no
     /// subscription either (a request made then, by a caller that found the driver some other
@@ -53,6 +55,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// What the machine knows of the downstream's demand (``OperatorLogic/demandTracking``).
+  @usableFromInline
   enum DemandCount {
     /// Nothing: requests pass through.
     case untracked
@@ -62,6 +65,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
     /// subscription on).
     case outstanding(Subscribers.Demand)
 
+    @inlinable
     init(_ tracking: DemandTracking) {
       switch tracking {
       case .none: self = .untracked
@@ -72,6 +76,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// Why the operator ends.
+  @usableFromInline
   enum EndCause: Equatable {
     /// The logic ended on an upstream value: the upstream is cancelled.
     case value
@@ -83,6 +88,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// What to do with the upstream's subscription once the lock is released.
+  @usableFromInline
   enum SubscriptionAction {
     /// Cancel it: the operator is connected already (`whileConnected`), or ended.
     case cancel(whileConnected: Bool)
@@ -92,6 +98,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// What to do with an upstream value.
+  @usableFromInline
   enum Admission {
     /// Nothing: the operator is not connected (after the end).
     case ignore
@@ -103,6 +110,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// What to do with a downstream request.
+  @usableFromInline
   enum RequestAction {
     /// Nothing.
     case ignore
@@ -116,36 +124,63 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// What the driver does after a transition, once the lock is released, in this order.
+  @usableFromInline
   struct Action {
     /// Cancel the upstream.
+    @usableFromInline
     var cancelUpstream: (any Subscription)?
     /// Take the downstream out of the driver (to deliver `deliver` to it, or to release it).
+    @usableFromInline
     var releasesDownstream = false
     /// Deliver this ending to the downstream.
+    @usableFromInline
     var deliver: OperatorEnding<Output, Failure>?
     /// The operator has ended: call the logic's ``OperatorLogic/ended()`` (after delivering).
+    @usableFromInline
     var ended = false
     /// What a cancel dropped, released with the action, after the lock.
+    @usableFromInline
     var discarded: OperatorEnding<Output, Failure>?
     /// A cancel before the upstream's subscription was only noted
     /// (``MisusePolicy/earlyCancelEnds`` is `false`).
+    @usableFromInline
     var notedEarlyCancel = false
+
+    @inlinable
+    init(
+      cancelUpstream: (any Subscription)? = nil, releasesDownstream: Bool = false,
+      deliver: OperatorEnding<Output, Failure>? = nil, ended: Bool = false,
+      discarded: OperatorEnding<Output, Failure>? = nil, notedEarlyCancel: Bool = false
+    ) {
+      self.cancelUpstream = cancelUpstream
+      self.releasesDownstream = releasesDownstream
+      self.deliver = deliver
+      self.ended = ended
+      self.discarded = discarded
+      self.notedEarlyCancel = notedEarlyCancel
+    }
   }
 
-  private(set) var state = State.awaitingSubscription(pending: nil)
+  @usableFromInline
+  var state = State.awaitingSubscription(pending: nil)
   /// Whether the downstream cancelled: after the end too, and before the subscription when the
   /// cancel was only noted (a value ending then sends no `.finished` after its value).
-  private(set) var cancelled = false
-  private var demand: DemandCount
+  @usableFromInline
+  var cancelled = false
+  @usableFromInline
+  var demand: DemandCount
   /// See ``MisusePolicy/earlyCancelEnds``.
-  private let earlyCancelEnds: Bool
+  @usableFromInline
+  let earlyCancelEnds: Bool
 
+  @inlinable
   init(demandTracking: DemandTracking, earlyCancelEnds: Bool) {
     demand = DemandCount(demandTracking)
     self.earlyCancelEnds = earlyCancelEnds
   }
 
   /// Whether the operator has not ended yet.
+  @inlinable
   var isLive: Bool {
     switch state {
     case .awaitingSubscription, .subscribed: true
@@ -154,7 +189,8 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// Whether a final value may go out now.
-  private var hasDemandForResult: Bool {
+  @inlinable
+  var hasDemandForResult: Bool {
     switch demand {
     case .untracked:
       // Only the logics that track demand end with a result (``OperatorEnding/result(_:)``).
@@ -166,12 +202,14 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// Whether the upstream's subscription has not arrived yet (and the operator has not ended).
+  @inlinable
   var awaitsSubscription: Bool {
     if case .awaitingSubscription = state { return true }
     return false
   }
 
   /// Whether the operator is connected to the upstream.
+  @inlinable
   var isSubscribed: Bool {
     if case .subscribed = state { return true }
     return false
@@ -180,6 +218,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   // MARK: Upstream
 
   /// The downstream received the driver before the upstream's subscription arrived.
+  @inlinable
   mutating func downstreamSubscribed() {
     guard case .awaitingSubscription(pending: nil) = state else {
       // Only ``OperatorDriver/start(downstreamFirst:)`` calls this, first thing.
@@ -190,6 +229,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// The upstream's subscription arrived.
+  @inlinable
   mutating func receive(subscription: any Subscription) -> SubscriptionAction {
     guard case .awaitingSubscription(let pending) = state else {
       return .cancel(whileConnected: isSubscribed)
@@ -199,6 +239,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// An upstream value arrived.
+  @inlinable
   mutating func admitValue() -> Admission {
     guard case .subscribed = state else { return awaitsSubscription ? .early : .ignore }
     if case .outstanding(let outstanding) = demand {
@@ -214,6 +255,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// The downstream returned `demand` for a value (``DemandCount/outstanding(_:)`` only).
+  @inlinable
   mutating func demandReturned(_ returned: Subscribers.Demand) {
     guard case .outstanding(let outstanding) = demand else {
       assertionFailure("returned demand is counted only when the logic tracks what is outstanding")
@@ -223,6 +265,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// Ends the operator with `ending`, once.
+  @inlinable
   mutating func end(_ ending: OperatorEnding<Output, Failure>, cause: EndCause) -> Action {
     var action = Action()
     switch state {
@@ -252,6 +295,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   // MARK: Downstream
 
   /// The downstream requested `demand`.
+  @inlinable
   mutating func request(_ requested: Subscribers.Demand) -> RequestAction {
     switch demand {
     case .untracked:
@@ -280,6 +324,7 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   /// The downstream cancelled.
+  @inlinable
   mutating func cancel() -> Action {
     if case .awaitingSubscription = state, !earlyCancelEnds {
       // Only noted: the subscription is taken when it comes (see ``MisusePolicy``).

@@ -1,5 +1,6 @@
 /// What a single-upstream operator does with one upstream value: its ``OperatorLogic`` returns
 /// one, and the ``OperatorDriver`` performs it.
+@usableFromInline
 package enum OperatorStep<Output, Failure: Error> {
   /// Send this value downstream; the demand the downstream returns goes back upstream.
   case emit(Output)
@@ -14,21 +15,26 @@ package enum OperatorStep<Output, Failure: Error> {
   case end(OperatorEnding<Output, Failure>)
 
   /// Stops with `.finished` (`prefix(while:)`).
+  @inlinable
   package static var finish: Self { .end(.completion(.finished)) }
 
   /// Stops with `failure` (a `try` variant's thrown error).
+  @inlinable
   package static func fail(_ failure: Failure) -> Self { .end(.completion(.failure(failure))) }
 
   /// Sends `output`, then stops with `.finished` (`prefix(_:)`'s last value).
+  @inlinable
   package static func emitAndFinish(_ output: Output) -> Self { .end(.last(output)) }
 
   /// Stops, publishing `result` (if any) once the downstream has asked for it, then
   /// `.finished` (`contains`, `first(where:)`).
+  @inlinable
   package static func finish(publishing result: Output?) -> Self { .end(.result(result)) }
 }
 
 /// How a single-upstream operator ends: returned by its ``OperatorLogic`` for the upstream's
 /// completion, or inside ``OperatorStep/end(_:)``, and delivered by the ``OperatorDriver``.
+@usableFromInline
 package enum OperatorEnding<Output, Failure: Error> {
   /// Send this completion.
   case completion(Subscribers.Completion<Failure>)

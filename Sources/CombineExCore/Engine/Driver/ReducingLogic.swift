@@ -9,16 +9,20 @@
 /// `first(where:)`) or ``OperatorStep/fail(_:)``. When the upstream finishes, ``result(_:)`` is
 /// published as soon as the downstream has asked for it, then `.finished`; a failure is passed
 /// on at once.
+@usableFromInline
 protocol ReducingLogic: OperatorLogic {
   /// The value to publish when the upstream finishes (`nil` publishes nothing).
   func result(_ state: State) -> Output?
 }
 
 extension ReducingLogic {
+  @inlinable
   var initialDemand: Subscribers.Demand { .unlimited }
 
+  @inlinable
   var demandTracking: DemandTracking { .requested }
 
+  @inlinable
   func receive(
     completion: Subscribers.Completion<UpstreamFailure>, _ state: inout State
   ) -> OperatorEnding<Output, Failure> {
@@ -30,5 +34,6 @@ extension ReducingLogic {
 
   /// The upstream was asked for everything already: the downstream's demand is for the result
   /// only, and the driver keeps track of it.
+  @inlinable
   func request(_ demand: Subscribers.Demand, from upstream: (any Subscription)?) {}
 }

@@ -88,6 +88,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       let logic = HandleEventsLogic(
@@ -101,44 +102,67 @@ extension Publishers {
 
 /// `handleEvents`: runs each closure, then passes the event on. The driver keeps a status, so
 /// that nothing (closures included) runs after the completion or the cancel.
+@usableFromInline
 struct HandleEventsLogic<Input, Failure: Error>: OperatorLogic {
+  @usableFromInline
   typealias UpstreamFailure = Failure
-  let receiveSubscription: ((any Subscription) -> Void)?
-  let receiveOutput: ((Input) -> Void)?
-  let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-  let receiveCancel: (() -> Void)?
-  let receiveRequest: ((Subscribers.Demand) -> Void)?
+  @usableFromInline let receiveSubscription: ((any Subscription) -> Void)?
+  @usableFromInline let receiveOutput: ((Input) -> Void)?
+  @usableFromInline let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+  @usableFromInline let receiveCancel: (() -> Void)?
+  @usableFromInline let receiveRequest: ((Subscribers.Demand) -> Void)?
 
+  @inlinable
+  init(
+    receiveSubscription: ((any Subscription) -> Void)?, receiveOutput: ((Input) -> Void)?,
+    receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?, receiveCancel: (() -> Void)?,
+    receiveRequest: ((Subscribers.Demand) -> Void)?
+  ) {
+    self.receiveSubscription = receiveSubscription
+    self.receiveOutput = receiveOutput
+    self.receiveCompletion = receiveCompletion
+    self.receiveCancel = receiveCancel
+    self.receiveRequest = receiveRequest
+  }
+
+  @inlinable
   var name: String { "HandleEvents" }
 
   /// As in Combine: a cancel before the upstream's subscription is only noted (reported to
   /// `receiveCancel`; the subscription that arrives is handed on untouched), and a completion
   /// before it is reported and passed on.
+  @inlinable
   var misusePolicy: MisusePolicy { .notesEarlyCancel.endingOnEarlyCompletion }
 
+  @inlinable
   func subscribed(to upstream: any Subscription) {
     receiveSubscription?(upstream)
   }
 
   /// As in Combine, a second subscription is reported too (then cancelled), and so are a
   /// request and a cancel that come before the upstream's subscription; nothing after the end.
+  @inlinable
   func rejected(_ subscription: any Subscription, whileConnected: Bool) {
     if whileConnected { receiveSubscription?(subscription) }
   }
 
+  @inlinable
   func requestedBeforeSubscription(_ demand: Subscribers.Demand) {
     receiveRequest?(demand)
   }
 
+  @inlinable
   func cancelledBeforeSubscription() {
     receiveCancel?()
   }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     receiveOutput?(input)
     return .emit(input)
   }
 
+  @inlinable
   func receive(
     completion: Subscribers.Completion<Failure>, _: inout Void
   ) -> OperatorEnding<Input, Failure> {
@@ -148,17 +172,20 @@ struct HandleEventsLogic<Input, Failure: Error>: OperatorLogic {
 
   /// The demand returned for a value is a request too: reported, unless the downstream
   /// cancelled from inside its `receive`.
+  @inlinable
   func returning(_ demand: Subscribers.Demand, isLive: () -> Bool) -> Subscribers.Demand {
     if demand > 0, let receiveRequest, isLive() { receiveRequest(demand) }
     return demand
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand, from upstream: (any Subscription)?) {
     guard let upstream else { return }
     receiveRequest?(demand)
     upstream.request(demand)
   }
 
+  @inlinable
   func cancel(_ upstream: (any Subscription)?) {
     guard let upstream else { return }
     receiveCancel?()

@@ -58,6 +58,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber; each subscription logs to its own copy of `stream`.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       upstream.subscribe(
@@ -70,31 +71,44 @@ extension Publishers {
 
 /// `print`: logs each event, then passes it on. Like Combine, every request and cancel is
 /// logged, even one that comes too late to matter.
+@usableFromInline
 struct PrintLogic<Input, Failure: Error>: OperatorLogic {
+  @usableFromInline
   typealias UpstreamFailure = Failure
-  let log: PrintLog
+  @usableFromInline let log: PrintLog
 
+  @inlinable
+  init(log: PrintLog) {
+    self.log = log
+  }
+
+  @inlinable
   var name: String { "Print" }
 
   /// As in Combine: a cancel before the upstream's subscription is only noted (the
   /// subscription that arrives is handed on untouched), and a completion before it is printed
   /// and passed on.
+  @inlinable
   var misusePolicy: MisusePolicy { .notesEarlyCancel.endingOnEarlyCompletion }
 
+  @inlinable
   func subscribed(to upstream: any Subscription) {
     log.write("receive subscription: (\(upstream))")
   }
 
   /// As in Combine, every subscription is logged, also one that is rejected (and cancelled).
+  @inlinable
   func rejected(_ subscription: any Subscription, whileConnected: Bool) {
     subscribed(to: subscription)
   }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     log.write("receive value: (\(input))")
     return .emit(input)
   }
 
+  @inlinable
   func receive(
     completion: Subscribers.Completion<Failure>, _: inout Void
   ) -> OperatorEnding<Input, Failure> {
@@ -105,22 +119,26 @@ struct PrintLogic<Input, Failure: Error>: OperatorLogic {
     return .completion(completion)
   }
 
+  @inlinable
   func returning(_ demand: Subscribers.Demand, isLive: () -> Bool) -> Subscribers.Demand {
     if demand > 0 { log.write("\(Self.describe(demand)) (synchronous)") }
     return demand
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand, from upstream: (any Subscription)?) {
     log.write(Self.describe(demand))
     upstream?.request(demand)
   }
 
+  @inlinable
   func cancel(_ upstream: (any Subscription)?) {
     log.write("receive cancel")
     upstream?.cancel()
   }
 
-  private static func describe(_ demand: Subscribers.Demand) -> String {
+  @usableFromInline
+  static func describe(_ demand: Subscribers.Demand) -> String {
     if let max = demand.max { return "request max: (\(max))" }
     return "request unlimited"
   }
@@ -129,6 +147,7 @@ struct PrintLogic<Input, Failure: Error>: OperatorLogic {
 /// The destination of a `print` operator's lines: writes them in order, one thread at a time.
 // @unchecked Sendable: `queue`, `isWriting` and `stream` are guarded by `lock`; while
 // `isWriting` is set, only the writing thread touches `stream`.
+@usableFromInline
 final class PrintLog: @unchecked Sendable {
   private let lock = Lock()
   private let prefix: String
@@ -136,12 +155,14 @@ final class PrintLog: @unchecked Sendable {
   private var queue: [String] = []
   private var isWriting = false
 
+  @usableFromInline
   init(prefix: String, stream: (any TextOutputStream)?) {
     self.prefix = prefix.isEmpty ? "" : "\(prefix): "
     self.stream = stream
   }
 
   /// Writes `message`, prefixed, as one line.
+  @usableFromInline
   func write(_ message: String) {
     let line = prefix + message
     let isWriter = lock.withLock { () -> Bool in

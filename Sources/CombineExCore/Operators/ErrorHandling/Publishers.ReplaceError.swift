@@ -44,6 +44,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == Failure {
       upstream.subscribe(
@@ -59,20 +60,31 @@ where Upstream: Equatable, Upstream.Output: Equatable {}
 /// `replaceError(with:)`: passes values and demand through, counting the downstream's
 /// outstanding demand, and turns the upstream's failure into the replacement value (delivered
 /// at once if demand is outstanding, otherwise on the next request) followed by `.finished`.
+@usableFromInline
 struct ReplaceErrorLogic<Input, UpstreamFailure: Error>: OperatorLogic {
+  @usableFromInline
   typealias Failure = Never
-  let output: Input
+  @usableFromInline let output: Input
 
+  @inlinable
+  init(output: Input) {
+    self.output = output
+  }
+
+  @inlinable
   var name: String { "ReplaceError" }
 
   /// Values went out before the failure: the replacement needs demand left over.
+  @inlinable
   var demandTracking: DemandTracking { .outstanding }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Never> {
     .emit(input)
   }
 
   /// The failure is replaced: the value waits for demand, then `.finished`.
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Never> {
     .result(output)
   }

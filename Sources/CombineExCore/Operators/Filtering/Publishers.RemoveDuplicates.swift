@@ -59,6 +59,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       let predicate = self.predicate
@@ -72,13 +73,16 @@ extension Publishers {
 
 /// `removeDuplicates` and `tryRemoveDuplicates`: remember the previous element and skip a new
 /// one that the predicate calls a duplicate of it; a throwing predicate fails.
+@usableFromInline
 struct RemoveDuplicatesLogic<Input, UpstreamFailure: Error, Failure: Error>: OperatorLogic {
-  let name: String
-  let isDuplicate: (Input, Input) -> Result<Bool, Failure>
-  let convertFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let name: String
+  @usableFromInline let isDuplicate: (Input, Input) -> Result<Bool, Failure>
+  @usableFromInline let convertFailure: (UpstreamFailure) -> Failure
   /// The state: the element received just before (published or not), as in Combine.
+  @inlinable
   var initialState: Input? { nil }
 
+  @inlinable
   init(
     name: String, isDuplicate: @escaping (Input, Input) -> Result<Bool, Failure>,
     convertFailure: @escaping (UpstreamFailure) -> Failure
@@ -91,12 +95,15 @@ struct RemoveDuplicatesLogic<Input, UpstreamFailure: Error, Failure: Error>: Ope
   /// As Combine's filtering operators: a value, a completion or a request before the
   /// upstream's subscription is an API violation, and a cancel before it cancels the
   /// subscription when it comes.
+  @inlinable
   var misusePolicy: MisusePolicy { .trapsEarlyEvents }
 
+  @usableFromInline
   func mirrorChildren(_ last: Input?, _ context: OperatorMirrorContext) -> [Mirror.Child] {
     [("downstream", context.downstream), ("last", last as Any)]
   }
 
+  @inlinable
   func receive(_ input: Input, _ previous: inout Input?) -> OperatorStep<Input, Failure> {
     defer { previous = input }
     guard let previous else { return .emit(input) }
@@ -107,6 +114,7 @@ struct RemoveDuplicatesLogic<Input, UpstreamFailure: Error, Failure: Error>: Ope
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Failure> {
     .completion(.failure(convertFailure(failure)))
   }

@@ -47,6 +47,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       upstream.subscribe(
@@ -62,28 +63,41 @@ where Upstream: Equatable, Upstream.Output: Equatable {}
 /// `replaceEmpty(with:)`: passes values and demand through, remembers whether a value came,
 /// and when the upstream finishes empty publishes the replacement as soon as the downstream has
 /// asked for anything.
+@usableFromInline
 struct ReplaceEmptyLogic<Input, Failure: Error>: OperatorLogic {
+  @usableFromInline
   typealias UpstreamFailure = Failure
-  let output: Input
+  @usableFromInline let output: Input
 
+  @inlinable
+  init(output: Input) {
+    self.output = output
+  }
+
+  @inlinable
   var name: String { "ReplaceEmpty" }
 
   /// The replacement follows no value: any request covers it.
+  @inlinable
   var demandTracking: DemandTracking { .requested }
 
   /// A request of zero is an API violation, as in Combine. A cancel before the upstream's
   /// subscription ends the operator (rule 3), where Combine ignores it and then asks the
   /// subscription that arrives for everything (Docs/Core.md lists the difference).
+  @inlinable
   var misusePolicy: MisusePolicy { .standard.trappingZeroDemand }
 
   /// The state: whether the upstream has published a value.
+  @inlinable
   var initialState: Bool { false }
 
+  @inlinable
   func receive(_ input: Input, _ receivedValue: inout Bool) -> OperatorStep<Input, Failure> {
     receivedValue = true
     return .emit(input)
   }
 
+  @inlinable
   func receive(
     completion: Subscribers.Completion<Failure>, _ receivedValue: inout Bool
   ) -> OperatorEnding<Input, Failure> {

@@ -48,6 +48,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == Failure {
       upstream.subscribe(
@@ -85,20 +86,30 @@ extension Publishers.TryFilter {
 }
 
 /// `tryFilter`: emit a matching element, skip another, fail with what the closure throws.
+@usableFromInline
 struct TryFilterLogic<Input, UpstreamFailure: Error>: OperatorLogic {
-  let isIncluded: (Input) throws -> Bool
+  @usableFromInline let isIncluded: (Input) throws -> Bool
 
+  @inlinable
+  init(isIncluded: @escaping (Input) throws -> Bool) {
+    self.isIncluded = isIncluded
+  }
+
+  @inlinable
   var name: String { "TryFilter" }
 
   /// As Combine's filtering operators: a value, a completion or a request before the
   /// upstream's subscription is an API violation, and a cancel before it cancels the
   /// subscription when it comes.
+  @inlinable
   var misusePolicy: MisusePolicy { .trapsEarlyEvents }
 
+  @usableFromInline
   func mirrorChildren(_: State, _ context: OperatorMirrorContext) -> [Mirror.Child] {
     [("downstream", context.downstream)]
   }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, any Error> {
     do {
       return try isIncluded(input) ? .emit(input) : .skip
@@ -107,6 +118,7 @@ struct TryFilterLogic<Input, UpstreamFailure: Error>: OperatorLogic {
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, any Error> {
     .completion(.failure(failure))
   }

@@ -43,6 +43,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == Bool {
       let predicate = self.predicate
@@ -55,14 +56,27 @@ extension Publishers {
 
 /// `allSatisfy` and `tryAllSatisfy`: stop at the first element that fails with `false`;
 /// publish `true` if the upstream finishes first; a throwing predicate fails.
+@usableFromInline
 struct AllSatisfyLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingLogic {
-  let name: String
-  let passes: (Input) -> Result<Bool, Failure>
-  let convertFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let name: String
+  @usableFromInline let passes: (Input) -> Result<Bool, Failure>
+  @usableFromInline let convertFailure: (UpstreamFailure) -> Failure
+
+  @inlinable
+  init(
+    name: String, passes: @escaping (Input) -> Result<Bool, Failure>,
+    convertFailure: @escaping (UpstreamFailure) -> Failure
+  ) {
+    self.name = name
+    self.passes = passes
+    self.convertFailure = convertFailure
+  }
 
   /// Every element passed: the upstream finished without a counterexample.
+  @inlinable
   func result(_: Void) -> Bool? { true }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Bool, Failure> {
     switch passes(input) {
     case .success(true):
@@ -74,6 +88,7 @@ struct AllSatisfyLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingL
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Bool, Failure> {
     .completion(.failure(convertFailure(failure)))
   }

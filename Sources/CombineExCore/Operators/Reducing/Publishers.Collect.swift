@@ -35,6 +35,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
       upstream.subscribe(
@@ -47,21 +48,31 @@ extension Publishers {
 extension Publishers.Collect: Equatable where Upstream: Equatable {}
 
 /// `collect()`: append every element; publish the array at the end.
+@usableFromInline
 struct CollectLogic<Input, Failure: Error>: ReducingLogic {
+  @usableFromInline
   typealias UpstreamFailure = Failure
 
+  @inlinable
+  init() {}
+
+  @inlinable
   var name: String { "Collect" }
 
   /// The state: the elements so far.
+  @inlinable
   var initialState: [Input] { [] }
 
+  @inlinable
   func result(_ elements: [Input]) -> [Input]? { elements }
 
   /// As in Combine: only how many elements were collected so far.
+  @usableFromInline
   func mirrorChildren(_ elements: [Input], _ context: OperatorMirrorContext) -> [Mirror.Child] {
     [("count", elements.count)]
   }
 
+  @inlinable
   func receive(_ input: Input, _ elements: inout [Input]) -> OperatorStep<[Input], Failure> {
     elements.append(input)
     return .consume

@@ -47,6 +47,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == [Upstream.Output] {
       upstream.subscribe(
@@ -60,20 +61,31 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 /// `collect(_:)`: fills a batch of `count` elements and publishes it; asks the upstream for
 /// `count` elements per array the downstream asks for.
+@usableFromInline
 struct CollectByCountLogic<Input, Failure: Error>: OperatorLogic {
+  @usableFromInline
   typealias UpstreamFailure = Failure
-  let count: Int
+  @usableFromInline let count: Int
 
+  @inlinable
+  init(count: Int) {
+    self.count = count
+  }
+
+  @inlinable
   var name: String { "CollectByCount" }
 
   /// The state: the batch being filled.
+  @inlinable
   var initialState: [Input] { [] }
 
   /// As in Combine: a cancel before the upstream's subscription is only noted (the
   /// subscription that arrives is handed on untouched), a completion before it is passed on,
   /// and a request of zero is an API violation.
+  @inlinable
   var misusePolicy: MisusePolicy { .notesEarlyCancel.endingOnEarlyCompletion.trappingZeroDemand }
 
+  @usableFromInline
   func mirrorChildren(_ batch: [Input], _ context: OperatorMirrorContext) -> [Mirror.Child] {
     [
       ("downstream", context.downstream), ("upstreamSubscription", context.upstream),
@@ -81,6 +93,7 @@ struct CollectByCountLogic<Input, Failure: Error>: OperatorLogic {
     ]
   }
 
+  @inlinable
   func receive(_ input: Input, _ batch: inout [Input]) -> OperatorStep<[Input], Failure> {
     batch.append(input)
     // A partial batch asks for nothing: the demand for its remaining elements was made when the
@@ -90,6 +103,7 @@ struct CollectByCountLogic<Input, Failure: Error>: OperatorLogic {
     return .emit(batch)
   }
 
+  @inlinable
   func receive(
     completion: Subscribers.Completion<Failure>, _ batch: inout [Input]
   ) -> OperatorEnding<[Input], Failure> {
@@ -99,10 +113,12 @@ struct CollectByCountLogic<Input, Failure: Error>: OperatorLogic {
     return .completion(completion)
   }
 
+  @inlinable
   func returning(_ demand: Subscribers.Demand, isLive: () -> Bool) -> Subscribers.Demand {
     demand * count
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand, from upstream: (any Subscription)?) {
     upstream?.request(demand * count)
   }

@@ -98,6 +98,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       let areInIncreasingOrder = self.areInIncreasingOrder
@@ -111,17 +112,31 @@ extension Publishers {
 
 /// `min`, `max` and their `try` variants: keep the element that `isReplacedBy` says nothing
 /// received later beats; a throwing comparison fails.
+@usableFromInline
 struct ComparisonLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingLogic {
-  let name: String
+  @usableFromInline let name: String
   /// Whether the new element (second argument) replaces the kept one (first argument).
-  let isReplacedBy: (Input, Input) -> Result<Bool, Failure>
-  let convertFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let isReplacedBy: (Input, Input) -> Result<Bool, Failure>
+  @usableFromInline let convertFailure: (UpstreamFailure) -> Failure
+
+  @inlinable
+  init(
+    name: String, isReplacedBy: @escaping (Input, Input) -> Result<Bool, Failure>,
+    convertFailure: @escaping (UpstreamFailure) -> Failure
+  ) {
+    self.name = name
+    self.isReplacedBy = isReplacedBy
+    self.convertFailure = convertFailure
+  }
 
   /// The state: the element kept so far.
+  @inlinable
   var initialState: Input? { nil }
 
+  @inlinable
   func result(_ kept: Input?) -> Input? { kept }
 
+  @inlinable
   func receive(_ input: Input, _ kept: inout Input?) -> OperatorStep<Input, Failure> {
     guard let current = kept else {
       kept = input
@@ -136,6 +151,7 @@ struct ComparisonLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingL
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Failure> {
     .completion(.failure(convertFailure(failure)))
   }

@@ -39,6 +39,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == Bool {
       let output = self.output
@@ -53,14 +54,27 @@ extension Publishers.Contains: Equatable where Upstream: Equatable {}
 
 /// `contains`, `contains(where:)` and `tryContains(where:)`: stop at the first match with
 /// `true`; publish `false` if the upstream finishes first; a throwing predicate fails.
+@usableFromInline
 struct ContainsLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingLogic {
-  let name: String
-  let matches: (Input) -> Result<Bool, Failure>
-  let convertFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let name: String
+  @usableFromInline let matches: (Input) -> Result<Bool, Failure>
+  @usableFromInline let convertFailure: (UpstreamFailure) -> Failure
+
+  @inlinable
+  init(
+    name: String, matches: @escaping (Input) -> Result<Bool, Failure>,
+    convertFailure: @escaping (UpstreamFailure) -> Failure
+  ) {
+    self.name = name
+    self.matches = matches
+    self.convertFailure = convertFailure
+  }
 
   /// The upstream finished without a match.
+  @inlinable
   func result(_: Void) -> Bool? { false }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Bool, Failure> {
     switch matches(input) {
     case .success(true):
@@ -72,6 +86,7 @@ struct ContainsLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingLog
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Bool, Failure> {
     .completion(.failure(convertFailure(failure)))
   }

@@ -34,6 +34,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == Int {
       upstream.subscribe(
@@ -45,16 +46,25 @@ extension Publishers {
 extension Publishers.Count: Equatable where Upstream: Equatable {}
 
 /// `count()`: count every element; publish the count at the end.
+@usableFromInline
 struct CountLogic<Input, Failure: Error>: ReducingLogic {
+  @usableFromInline
   typealias UpstreamFailure = Failure
 
+  @inlinable
+  init() {}
+
+  @inlinable
   var name: String { "Count" }
 
   /// The state: the number of elements so far.
+  @inlinable
   var initialState: Int { 0 }
 
+  @inlinable
   func result(_ count: Int) -> Int? { count }
 
+  @inlinable
   func receive(_ input: Input, _ count: inout Int) -> OperatorStep<Int, Failure> {
     count += 1
     return .consume

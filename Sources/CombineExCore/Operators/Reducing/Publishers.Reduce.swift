@@ -69,6 +69,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       let logic = ReduceLogic<Upstream.Output, Output, Failure, Failure>(
@@ -108,6 +109,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       let logic = ReduceLogic<Upstream.Output, Output, Upstream.Failure, any Error>(
@@ -120,15 +122,29 @@ extension Publishers {
 }
 
 /// `reduce` and `tryReduce`: fold every element into the accumulator; a failing step fails.
+@usableFromInline
 struct ReduceLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: ReducingLogic {
-  let name: String
+  @usableFromInline let name: String
   /// The state is the accumulator; it starts from the initial result.
-  let initialState: Output
-  let step: (Output, Input) -> Result<Output, Failure>
-  let convertFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let initialState: Output
+  @usableFromInline let step: (Output, Input) -> Result<Output, Failure>
+  @usableFromInline let convertFailure: (UpstreamFailure) -> Failure
 
+  @inlinable
+  init(
+    name: String, initialState: Output, step: @escaping (Output, Input) -> Result<Output, Failure>,
+    convertFailure: @escaping (UpstreamFailure) -> Failure
+  ) {
+    self.name = name
+    self.initialState = initialState
+    self.step = step
+    self.convertFailure = convertFailure
+  }
+
+  @inlinable
   func result(_ accumulator: Output) -> Output? { accumulator }
 
+  @inlinable
   func receive(_ input: Input, _ accumulator: inout Output) -> OperatorStep<Output, Failure> {
     switch step(accumulator, input) {
     case .success(let next):
@@ -139,6 +155,7 @@ struct ReduceLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: Reduc
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, Failure> {
     .completion(.failure(convertFailure(failure)))
   }

@@ -47,6 +47,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Failure == Failure, S.Input == Bool {
       let predicate = self.predicate

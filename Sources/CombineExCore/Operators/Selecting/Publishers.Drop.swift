@@ -44,6 +44,7 @@ extension Publishers {
 
     /// Attaches the subscriber. As in Combine, the subscriber receives its subscription before
     /// the upstream is subscribed; demand it requests meanwhile is kept for the upstream.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       checkAPI(
@@ -60,23 +61,35 @@ extension Publishers.Drop: Equatable where Upstream: Equatable {}
 /// `dropFirst(_:)`: the downstream receives its subscription before the upstream is
 /// subscribed, so demand it requests meanwhile waits for the upstream; the count to drop is
 /// requested on top of it, and that many elements are swallowed without asking for them again.
+@usableFromInline
 struct DropLogic<Input, Failure: Error>: OperatorLogic {
+  @usableFromInline
   typealias UpstreamFailure = Failure
-  let count: Int
+  @usableFromInline let count: Int
 
+  @inlinable
+  init(count: Int) {
+    self.count = count
+  }
+
+  @inlinable
   var name: String { "Drop" }
 
+  @inlinable
   var initialDemand: Subscribers.Demand { .max(count) }
 
   /// As in Combine, a completion before the upstream's subscription ends the operator (the
   /// downstream, which has its subscription already, receives it), and a request of zero is an
   /// API violation. A cancel before the upstream's subscription ends the operator (rule 3),
   /// where Combine ignores it (Docs/Core.md lists the difference).
+  @inlinable
   var misusePolicy: MisusePolicy { .standard.endingOnEarlyCompletion.trappingZeroDemand }
 
   /// The state: the elements still to drop.
+  @inlinable
   var initialState: Int { count }
 
+  @inlinable
   func receive(_ input: Input, _ remaining: inout Int) -> OperatorStep<Input, Failure> {
     guard remaining > 0 else { return .emit(input) }
     // Already requested for dropping: no demand goes back.

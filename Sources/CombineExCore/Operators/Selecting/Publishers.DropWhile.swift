@@ -65,6 +65,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       let predicate = self.predicate
@@ -98,6 +99,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == Failure {
       let predicate = self.predicate
@@ -111,18 +113,32 @@ extension Publishers {
 
 /// `drop(while:)` and `tryDrop(while:)`: skip elements while the predicate holds, then pass
 /// everything on without asking it again; a throwing predicate fails.
+@usableFromInline
 struct DropWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: OperatorLogic {
-  let name: String
-  let shouldDrop: (Input) -> Result<Bool, Failure>
-  let convertFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let name: String
+  @usableFromInline let shouldDrop: (Input) -> Result<Bool, Failure>
+  @usableFromInline let convertFailure: (UpstreamFailure) -> Failure
+
+  @inlinable
+  init(
+    name: String, shouldDrop: @escaping (Input) -> Result<Bool, Failure>,
+    convertFailure: @escaping (UpstreamFailure) -> Failure
+  ) {
+    self.name = name
+    self.shouldDrop = shouldDrop
+    self.convertFailure = convertFailure
+  }
   /// The state: whether the predicate still decides (false once it let an element through).
+  @inlinable
   var initialState: Bool { true }
 
   /// As in Combine: a cancel before the upstream's subscription is only noted (the
   /// subscription that arrives is handed on untouched), a completion before it is ignored, and
   /// a request of zero is an API violation.
+  @inlinable
   var misusePolicy: MisusePolicy { .notesEarlyCancel.trappingZeroDemand }
 
+  @inlinable
   func receive(_ input: Input, _ dropping: inout Bool) -> OperatorStep<Input, Failure> {
     guard dropping else { return .emit(input) }
     switch shouldDrop(input) {
@@ -136,6 +152,7 @@ struct DropWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: OperatorLo
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Failure> {
     .completion(.failure(convertFailure(failure)))
   }

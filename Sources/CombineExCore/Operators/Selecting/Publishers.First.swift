@@ -34,6 +34,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Failure == S.Failure, Output == S.Input {
       let logic = FirstLogic<Output, Failure, Failure>(
@@ -47,14 +48,27 @@ extension Publishers.First: Equatable where Upstream: Equatable {}
 
 /// `first()`, `first(where:)` and `tryFirst(where:)`: stop at the first match and publish it;
 /// publish nothing if the upstream finishes first; a throwing predicate fails.
+@usableFromInline
 struct FirstLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingLogic {
-  let name: String
-  let matches: (Input) -> Result<Bool, Failure>
-  let convertFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let name: String
+  @usableFromInline let matches: (Input) -> Result<Bool, Failure>
+  @usableFromInline let convertFailure: (UpstreamFailure) -> Failure
+
+  @inlinable
+  init(
+    name: String, matches: @escaping (Input) -> Result<Bool, Failure>,
+    convertFailure: @escaping (UpstreamFailure) -> Failure
+  ) {
+    self.name = name
+    self.matches = matches
+    self.convertFailure = convertFailure
+  }
 
   /// The upstream finished without a match: nothing to publish.
+  @inlinable
   func result(_: Void) -> Input? { nil }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     switch matches(input) {
     case .success(true):
@@ -66,6 +80,7 @@ struct FirstLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingLogic 
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Failure> {
     .completion(.failure(convertFailure(failure)))
   }

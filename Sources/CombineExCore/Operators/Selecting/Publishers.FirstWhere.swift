@@ -40,6 +40,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Failure == S.Failure, Output == S.Input {
       let predicate = self.predicate

@@ -35,6 +35,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Failure == S.Failure, Output == S.Input {
       let logic = LastLogic<Output, Failure, Failure>(
@@ -48,16 +49,30 @@ extension Publishers.Last: Equatable where Upstream: Equatable {}
 
 /// `last()`, `last(where:)` and `tryLast(where:)`: keep the latest match and publish it at the
 /// end; a throwing predicate fails.
+@usableFromInline
 struct LastLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingLogic {
-  let name: String
-  let matches: (Input) -> Result<Bool, Failure>
-  let convertFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let name: String
+  @usableFromInline let matches: (Input) -> Result<Bool, Failure>
+  @usableFromInline let convertFailure: (UpstreamFailure) -> Failure
+
+  @inlinable
+  init(
+    name: String, matches: @escaping (Input) -> Result<Bool, Failure>,
+    convertFailure: @escaping (UpstreamFailure) -> Failure
+  ) {
+    self.name = name
+    self.matches = matches
+    self.convertFailure = convertFailure
+  }
 
   /// The state: the latest matching element.
+  @inlinable
   var initialState: Input? { nil }
 
+  @inlinable
   func result(_ latest: Input?) -> Input? { latest }
 
+  @inlinable
   func receive(_ input: Input, _ latest: inout Input?) -> OperatorStep<Input, Failure> {
     switch matches(input) {
     case .success(let matched):
@@ -68,6 +83,7 @@ struct LastLogic<Input, UpstreamFailure: Error, Failure: Error>: ReducingLogic {
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Failure> {
     .completion(.failure(convertFailure(failure)))
   }

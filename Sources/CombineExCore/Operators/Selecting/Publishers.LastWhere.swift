@@ -39,6 +39,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Failure == S.Failure, Output == S.Input {
       let predicate = self.predicate

@@ -78,6 +78,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       upstream.subscribe(
@@ -93,19 +94,30 @@ extension Publishers.Output: Equatable where Upstream: Equatable {}
 /// those in it, and finish at the first element after it (an empty range finishes at the first
 /// element). As in Combine, the last element of the range does not finish: the operator learns
 /// that the range is over only from one more element, which it does not publish.
+@usableFromInline
 struct OutputLogic<Input, Failure: Error>: OperatorLogic {
+  @usableFromInline
   typealias UpstreamFailure = Failure
-  let range: Range<Int>
+  @usableFromInline let range: Range<Int>
 
+  @inlinable
+  init(range: Range<Int>) {
+    self.range = range
+  }
+
+  @inlinable
   var name: String { "Output" }
 
   /// The state: the index of the next upstream element.
+  @inlinable
   var initialState: Int { 0 }
 
   /// As in Combine: a cancel before the upstream's subscription is only noted (the
   /// subscription that arrives is handed on untouched), and a completion before it is ignored.
+  @inlinable
   var misusePolicy: MisusePolicy { .notesEarlyCancel }
 
+  @inlinable
   func receive(_ input: Input, _ index: inout Int) -> OperatorStep<Input, Failure> {
     let current = index
     index += 1

@@ -64,6 +64,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       let predicate = self.predicate
@@ -97,6 +98,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == Failure {
       let predicate = self.predicate
@@ -110,20 +112,34 @@ extension Publishers {
 
 /// `prefix(while:)` and `tryPrefix(while:)`: pass elements on while the predicate holds; the
 /// first one that fails it ends the stream (finished), a throwing predicate fails it.
+@usableFromInline
 struct PrefixWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: OperatorLogic {
-  let name: String
-  let shouldContinue: (Input) -> Result<Bool, Failure>
-  let convertFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let name: String
+  @usableFromInline let shouldContinue: (Input) -> Result<Bool, Failure>
+  @usableFromInline let convertFailure: (UpstreamFailure) -> Failure
+
+  @inlinable
+  init(
+    name: String, shouldContinue: @escaping (Input) -> Result<Bool, Failure>,
+    convertFailure: @escaping (UpstreamFailure) -> Failure
+  ) {
+    self.name = name
+    self.shouldContinue = shouldContinue
+    self.convertFailure = convertFailure
+  }
 
   /// As Combine's filtering operators: a value, a completion or a request before the
   /// upstream's subscription is an API violation, and a cancel before it cancels the
   /// subscription when it comes.
+  @inlinable
   var misusePolicy: MisusePolicy { .trapsEarlyEvents }
 
+  @usableFromInline
   func mirrorChildren(_: State, _ context: OperatorMirrorContext) -> [Mirror.Child] {
     [("downstream", context.downstream)]
   }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     switch shouldContinue(input) {
     case .success(true): return .emit(input)
@@ -132,6 +148,7 @@ struct PrefixWhileLogic<Input, UpstreamFailure: Error, Failure: Error>: Operator
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Input, Failure> {
     .completion(.failure(convertFailure(failure)))
   }

@@ -60,6 +60,7 @@ extension Publishers {
     }
 
     /// Subscribes to the upstream from work scheduled on the scheduler.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       let inner = OperatorDriver(
@@ -75,21 +76,33 @@ extension Publishers {
 
 /// `subscribe(on:)`: values and the completion pass at once; requests and the cancel go to the
 /// upstream from work scheduled on the scheduler.
+@usableFromInline
 struct SubscribeOnLogic<Input, Failure: Error, Context: Scheduler>: OperatorLogic {
+  @usableFromInline
   typealias UpstreamFailure = Failure
-  let scheduler: Context
-  let options: Context.SchedulerOptions?
+  @usableFromInline let scheduler: Context
+  @usableFromInline let options: Context.SchedulerOptions?
 
+  @inlinable
+  init(scheduler: Context, options: Context.SchedulerOptions?) {
+    self.scheduler = scheduler
+    self.options = options
+  }
+
+  @inlinable
   var name: String { "SubscribeOn" }
 
   /// As in Combine: a cancel before the upstream's subscription is only noted (the
   /// subscription that arrives is handed on untouched), and a completion before it is ignored.
+  @inlinable
   var misusePolicy: MisusePolicy { .notesEarlyCancel }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
     .emit(input)
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand, from upstream: (any Subscription)?) {
     guard let upstream else { return }
     // Forwarded even if a cancel follows: on a serial scheduler it reaches the upstream before
@@ -99,6 +112,7 @@ struct SubscribeOnLogic<Input, Failure: Error, Context: Scheduler>: OperatorLogi
     }
   }
 
+  @inlinable
   func cancel(_ upstream: (any Subscription)?) {
     guard let upstream else { return }
     scheduler.schedule(options: options) {

@@ -34,7 +34,8 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public let upstream: Upstream
 
-    private let decoder: Coder
+    @usableFromInline
+    let decoder: Coder
 
     /// Creates a publisher that decodes the elements of `upstream` with `decoder`.
     public init(upstream: Upstream, decoder: Coder) {
@@ -43,6 +44,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       let decoder = self.decoder

@@ -36,7 +36,8 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public let upstream: Upstream
 
-    private let encoder: Coder
+    @usableFromInline
+    let encoder: Coder
 
     /// Creates a publisher that encodes the elements of `upstream` with `encoder`.
     public init(upstream: Upstream, encoder: Coder) {
@@ -45,6 +46,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Coder.Output == S.Input, S.Failure == any Error {
       let encoder = self.encoder
@@ -56,15 +58,24 @@ extension Publishers {
 }
 
 /// `encode` and `decode`: emit the coded value, or fail with the coder's error.
+@usableFromInline
 struct CodingLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
-  let name: String
-  let transform: (Input) throws -> Output
+  @usableFromInline let name: String
+  @usableFromInline let transform: (Input) throws -> Output
+
+  @inlinable
+  init(name: String, transform: @escaping (Input) throws -> Output) {
+    self.name = name
+    self.transform = transform
+  }
 
   /// As in Combine: a cancel before the upstream's subscription is only noted (the
   /// subscription that arrives is handed on untouched), and a completion before it is passed
   /// on.
+  @inlinable
   var misusePolicy: MisusePolicy { .notesEarlyCancel.endingOnEarlyCompletion }
 
+  @usableFromInline
   func mirrorChildren(_: Void, _ context: OperatorMirrorContext) -> [Mirror.Child] {
     [
       ("downstream", context.downstream), ("finished", context.ended),
@@ -72,6 +83,7 @@ struct CodingLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
     ]
   }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {
       return .emit(try transform(input))
@@ -80,6 +92,7 @@ struct CodingLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, any Error> {
     .completion(.failure(failure))
   }

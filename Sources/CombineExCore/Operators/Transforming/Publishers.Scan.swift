@@ -48,6 +48,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber. Each subscription starts again from `initialResult`.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Upstream.Failure == S.Failure {
       let nextPartialResult = self.nextPartialResult
@@ -61,8 +62,10 @@ extension Publishers {
 
 /// `scan` and `tryScan`: fold each element into the accumulator and emit it; a failing step
 /// fails.
+@usableFromInline
 struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: OperatorLogic {
   /// Which of the two operators: Combine builds them differently, and it shows at the edges.
+  @usableFromInline
   enum Variant {
     /// `scan`.
     case scan
@@ -70,12 +73,25 @@ struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: Operato
     case tryScan
   }
 
-  let variant: Variant
+  @usableFromInline let variant: Variant
   /// The state is the accumulator; it starts from the initial result.
-  let initialState: Output
-  let step: (Output, Input) -> Result<Output, Failure>
-  let convertFailure: (UpstreamFailure) -> Failure
+  @usableFromInline let initialState: Output
+  @usableFromInline let step: (Output, Input) -> Result<Output, Failure>
+  @usableFromInline let convertFailure: (UpstreamFailure) -> Failure
 
+  @inlinable
+  init(
+    variant: Variant, initialState: Output,
+    step: @escaping (Output, Input) -> Result<Output, Failure>,
+    convertFailure: @escaping (UpstreamFailure) -> Failure
+  ) {
+    self.variant = variant
+    self.initialState = initialState
+    self.step = step
+    self.convertFailure = convertFailure
+  }
+
+  @inlinable
   var name: String {
     switch variant {
     case .scan: "Scan"
@@ -86,6 +102,7 @@ struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: Operato
   /// As in Combine: a cancel before the upstream's subscription is only noted (the
   /// subscription that arrives is handed on untouched); a completion before it is passed on by
   /// `scan` and ignored by `tryScan`.
+  @inlinable
   var misusePolicy: MisusePolicy {
     switch variant {
     case .scan: .notesEarlyCancel.endingOnEarlyCompletion
@@ -94,6 +111,7 @@ struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: Operato
   }
 
   /// As in Combine: `tryScan` also shows its status.
+  @usableFromInline
   func mirrorChildren(_ accumulator: Output, _ context: OperatorMirrorContext) -> [Mirror.Child] {
     switch variant {
     case .scan:
@@ -103,6 +121,7 @@ struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: Operato
     }
   }
 
+  @inlinable
   func receive(_ input: Input, _ accumulator: inout Output) -> OperatorStep<Output, Failure> {
     switch step(accumulator, input) {
     case .success(let next):
@@ -113,6 +132,7 @@ struct ScanLogic<Input, Output, UpstreamFailure: Error, Failure: Error>: Operato
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, Failure> {
     .completion(.failure(convertFailure(failure)))
   }

@@ -47,6 +47,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       upstream.subscribe(
@@ -71,20 +72,30 @@ extension Publishers.TryCompactMap {
 }
 
 /// `tryCompactMap`: emit the non-`nil` result, skip a `nil`, fail with what the closure throws.
+@usableFromInline
 struct TryCompactMapLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
-  let transform: (Input) throws -> Output?
+  @usableFromInline let transform: (Input) throws -> Output?
 
+  @inlinable
+  init(transform: @escaping (Input) throws -> Output?) {
+    self.transform = transform
+  }
+
+  @inlinable
   var name: String { "TryCompactMap" }
 
   /// As Combine's filtering operators: a value, a completion or a request before the
   /// upstream's subscription is an API violation, and a cancel before it cancels the
   /// subscription when it comes.
+  @inlinable
   var misusePolicy: MisusePolicy { .trapsEarlyEvents }
 
+  @usableFromInline
   func mirrorChildren(_: State, _ context: OperatorMirrorContext) -> [Mirror.Child] {
     [("downstream", context.downstream)]
   }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {
       guard let output = try transform(input) else { return .skip }
@@ -94,6 +105,7 @@ struct TryCompactMapLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic 
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, any Error> {
     .completion(.failure(failure))
   }

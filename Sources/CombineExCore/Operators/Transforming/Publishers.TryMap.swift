@@ -40,6 +40,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       upstream.subscribe(OperatorDriver(TryMapLogic(transform: transform), downstream: subscriber))
@@ -78,15 +79,24 @@ extension Publishers.TryMap {
 }
 
 /// `tryMap`: emit the transformed value, or fail with what the closure throws.
+@usableFromInline
 struct TryMapLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
-  let transform: (Input) throws -> Output
+  @usableFromInline let transform: (Input) throws -> Output
 
+  @inlinable
+  init(transform: @escaping (Input) throws -> Output) {
+    self.transform = transform
+  }
+
+  @inlinable
   var name: String { "TryMap" }
 
   /// As in Combine: a cancel before the upstream's subscription is only noted (the
   /// subscription that arrives is handed on untouched), and a completion before it is ignored.
+  @inlinable
   var misusePolicy: MisusePolicy { .notesEarlyCancel }
 
+  @inlinable
   func receive(_ input: Input, _: inout Void) -> OperatorStep<Output, any Error> {
     do {
       return .emit(try transform(input))
@@ -95,6 +105,7 @@ struct TryMapLogic<Input, Output, UpstreamFailure: Error>: OperatorLogic {
     }
   }
 
+  @inlinable
   func ending(for failure: UpstreamFailure) -> OperatorEnding<Output, any Error> {
     .completion(.failure(failure))
   }

@@ -52,6 +52,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber. Each subscription starts again from `initialResult`.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
       let nextPartialResult = self.nextPartialResult
