@@ -64,10 +64,6 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
       receive(
         subscription: payload.unsafelyUnwrapped.assumingMemoryBound(to: (any Subscription).self)
           .pointee, forInput: id)
-    case .value(let id):
-      return receive(
-        payload.unsafelyUnwrapped.assumingMemoryBound(to: Downstream.Input.self).pointee,
-        fromInput: id)
     case .completion(let id):
       receive(
         completion: payload.unsafelyUnwrapped.assumingMemoryBound(
