@@ -12,6 +12,7 @@ extension Publisher {
   /// let connection = [1, 2, 3].publisher.subscribe(subject)
   /// // Prints: 1, 2, 3
   /// ```
+  @inlinable
   public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
   where Failure == S.Failure, Output == S.Output {
     let subscriber = SubjectSubscriber(subject: subject)
@@ -23,33 +24,104 @@ extension Publisher {
 /// The subscriber of `subscribe(_ subject:)`: forwards values and the completion to the
 /// subject, and is itself the subscription the subject receives, so that the subject's
 /// requests and cancellation reach the upstream.
+///
+/// Inlinable, and its subscription, completion, request and cancel only call the closures of
+/// ``entries``, made in the inlined `init`: the upstream and the subject reach it through their
+/// protocols, which run a generic class's unspecialized code, where every generic type it
+/// touches costs a metadata lookup (as ``OperatorDriver/entries``). Values go to the subject
+/// directly (a per-value path: no extra call).
+// @unchecked Sendable: `status`, `subject` and `upstream` are guarded by `lock`.
+@usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
   EndingSubscription, CustomStringConvertible, @unchecked Sendable
 {
-  // @unchecked Sendable: `status`, `subject` and `upstream` are guarded by `lock`.
+  @usableFromInline
   typealias Input = Downstream.Output
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  private enum Status {
+  @usableFromInline
+  enum Status {
     case awaitingSubscription
     case subscribed
     case terminated
   }
 
-  private let lock = Lock()
-  private var status = Status.awaitingSubscription
-  private weak var subject: Downstream?
-  private var upstream: (any Subscription)?
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  var status = Status.awaitingSubscription
+  @usableFromInline
+  weak var subject: Downstream?
+  @usableFromInline
+  var upstream: (any Subscription)?
+  @usableFromInline
+  let entries: Entries
 
+  @inlinable
   init(subject: Downstream) {
     self.subject = subject
+    entries = Entries(
+      subscription: { $0.handle(subscription: $1) },
+      completion: { $0.handle(completion: $1) },
+      request: { $0.handle(request: $1) },
+      cancel: { $0.handleCancel() })
   }
 
+  /// The entry points of the events, written in the inlined `init`, so specialized; they
+  /// capture nothing (no allocation).
+  @usableFromInline
+  struct Entries {
+    @usableFromInline
+    let subscription: (SubjectSubscriber, any Subscription) -> Void
+    @usableFromInline
+    let completion: (SubjectSubscriber, Subscribers.Completion<Failure>) -> Void
+    @usableFromInline
+    let request: (SubjectSubscriber, Subscribers.Demand) -> Void
+    @usableFromInline
+    let cancel: (SubjectSubscriber) -> Void
+
+    @inlinable
+    init(
+      subscription: @escaping (SubjectSubscriber, any Subscription) -> Void,
+      completion: @escaping (SubjectSubscriber, Subscribers.Completion<Failure>) -> Void,
+      request: @escaping (SubjectSubscriber, Subscribers.Demand) -> Void,
+      cancel: @escaping (SubjectSubscriber) -> Void
+    ) {
+      self.subscription = subscription
+      self.completion = completion
+      self.request = request
+      self.cancel = cancel
+    }
+  }
+
+  @usableFromInline
   var description: String { "Subject" }
 
   var hasEnded: Bool { lock.withLock { status == .terminated } }
 
+  @inlinable
   func receive(subscription: any Subscription) {
+    entries.subscription(self, subscription)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    entries.completion(self, completion)
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    entries.request(self, demand)
+  }
+
+  @inlinable
+  func cancel() {
+    entries.cancel(self)
+  }
+
+  @inlinable
+  func handle(subscription: any Subscription) {
     let subject = lock.withLock { () -> Downstream? in
       guard status == .awaitingSubscription, let subject = self.subject else { return nil }
       status = .subscribed
@@ -63,13 +135,15 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
     subject.send(subscription: self)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let subject = lock.withLock { status == .subscribed ? self.subject : nil }
     subject?.send(input)
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func handle(completion: Subscribers.Completion<Failure>) {
     let (subject, upstream) = lock.withLock { () -> (Downstream?, (any Subscription)?) in
       guard status == .subscribed else { return (nil, nil) }
       status = .terminated
@@ -83,12 +157,14 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
     subject?.send(completion: completion)
   }
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable
+  func handle(request demand: Subscribers.Demand) {
     let upstream = lock.withLock { status == .subscribed ? self.upstream : nil }
     upstream?.request(demand)
   }
 
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     let upstream = lock.withLock { () -> (any Subscription)? in
       guard status != .terminated else { return nil }
       status = .terminated
@@ -103,6 +179,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
 extension SubjectSubscriber: CustomReflectable, CustomPlaygroundDisplayConvertible {
   /// Combine's children: the subject (twice, under two labels, as Combine shows it) and the
   /// upstream subscription, each nil once the subscriber has ended.
+  @usableFromInline
   var customMirror: Mirror {
     let (subject, upstream) = lock.withLock { (self.subject, self.upstream) }
     return Mirror(
@@ -114,5 +191,6 @@ extension SubjectSubscriber: CustomReflectable, CustomPlaygroundDisplayConvertib
       ])
   }
 
+  @usableFromInline
   var playgroundDescription: Any { description }
 }

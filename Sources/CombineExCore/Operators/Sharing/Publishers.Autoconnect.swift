@@ -44,9 +44,12 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public final let upstream: Upstream
 
-    private let lock = Lock()
-    private var subscriberCount = 0
-    private var connection = AutoconnectState.disconnected
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    var subscriberCount = 0
+    @usableFromInline
+    var connection = AutoconnectState.disconnected
 
     /// Creates a publisher that automatically connects to an upstream connectable publisher.
     public init(upstream: Upstream) {
@@ -54,7 +57,11 @@ extension Publishers {
     }
 
     /// Attaches the subscriber to the upstream, and connects the upstream if it is the first.
-    public func receive<S: Subscriber>(subscriber: S)
+    /// Inlinable, so that the subscriber's module specializes it and ``AutoconnectInner``.
+    /// Final (the class has no subclasses), so that a call through a concrete type is direct
+    /// and the inlined body is used.
+    @inlinable
+    public final func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       let shouldConnect = lock.withLock { () -> Bool in
         subscriberCount += 1
@@ -86,7 +93,8 @@ extension Publishers {
     }
 
     /// One subscriber cancelled: the last one disconnects.
-    fileprivate func subscriberLeft() {
+    @usableFromInline
+    func subscriberLeft() {
       let toCancel = lock.withLock { () -> (any Cancellable)? in
         subscriberCount -= 1
         guard subscriberCount == 0 else { return nil }
@@ -107,6 +115,7 @@ extension Publishers {
 }
 
 /// The connection of ``Publishers/Autoconnect``.
+@usableFromInline
 enum AutoconnectState {
   case disconnected
   /// `connect()` is running; if the last subscriber left meanwhile, the connection is
@@ -122,14 +131,22 @@ enum AutoconnectState {
 ///
 /// As in Combine, it shows itself as `"Autoconnect"` in a debugger or a playground, with the
 /// autoconnect publisher (`parent`) and the downstream as its mirror's children.
+///
+/// Inlinable, and its upstream-side protocol methods and the downstream's request and cancel
+/// only call the closures of ``entries``, made in the inlined `init` (specialized code, as
+/// ``OperatorDriver/entries``).
+// @unchecked Sendable: `state` is guarded by `lock`; `parent` is a constant.
+@usableFromInline
 final class AutoconnectInner<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber,
   NamedReflection, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
-  // @unchecked Sendable: `state` is guarded by `lock`; `parent` is a constant.
+  @usableFromInline
   typealias Input = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  private enum State {
+  @usableFromInline
+  enum State {
     /// Waiting for the upstream's subscription.
     case awaiting(Downstream)
     /// The downstream has the wrapped subscription.
@@ -140,20 +157,67 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     case ended
   }
 
-  private let lock = Lock()
-  private var state: State
+  @usableFromInline
+  let lock = Lock()
+  /// Read and written only under `lock`.
+  @exclusivity(unchecked)
+  @usableFromInline
+  var state: State
   /// The autoconnect publisher, told when the subscriber leaves.
-  private let parent: Publishers.Autoconnect<Upstream>
+  @usableFromInline
+  let parent: Publishers.Autoconnect<Upstream>
+  @usableFromInline
+  let entries: Entries
 
+  @inlinable
   init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
     state = .awaiting(downstream)
     self.parent = parent
+    entries = Entries(
+      subscription: { $0.handle(subscription: $1) },
+      value: { $0.handle($1) },
+      completion: { $0.handle(completion: $1) },
+      request: { $0.handle(request: $1) },
+      cancel: { $0.handleCancel() })
   }
 
+  /// The entry points of the events, written in the inlined `init`, so specialized; they
+  /// capture nothing (no allocation).
+  @usableFromInline
+  struct Entries {
+    @usableFromInline
+    let subscription: (AutoconnectInner, any Subscription) -> Void
+    @usableFromInline
+    let value: (AutoconnectInner, Input) -> Subscribers.Demand
+    @usableFromInline
+    let completion: (AutoconnectInner, Subscribers.Completion<Failure>) -> Void
+    @usableFromInline
+    let request: (AutoconnectInner, Subscribers.Demand) -> Void
+    @usableFromInline
+    let cancel: (AutoconnectInner) -> Void
+
+    @inlinable
+    init(
+      subscription: @escaping (AutoconnectInner, any Subscription) -> Void,
+      value: @escaping (AutoconnectInner, Input) -> Subscribers.Demand,
+      completion: @escaping (AutoconnectInner, Subscribers.Completion<Failure>) -> Void,
+      request: @escaping (AutoconnectInner, Subscribers.Demand) -> Void,
+      cancel: @escaping (AutoconnectInner) -> Void
+    ) {
+      self.subscription = subscription
+      self.value = value
+      self.completion = completion
+      self.request = request
+      self.cancel = cancel
+    }
+  }
+
+  @usableFromInline
   var description: String { "Autoconnect" }
 
   /// The autoconnect publisher and the downstream (`nil` once it was released), read when a
   /// mirror is asked for.
+  @usableFromInline
   var customMirror: Mirror {
     let downstream = lock.withLock { () -> Downstream? in
       switch state {
@@ -168,7 +232,36 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
       ])
   }
 
+  @inlinable
   func receive(subscription: any Subscription) {
+    entries.subscription(self, subscription)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    entries.value(self, input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    entries.completion(self, completion)
+  }
+
+  /// The downstream requested `demand` through its ``AutoconnectSubscription``.
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    entries.request(self, demand)
+  }
+
+  /// The downstream cancelled through its ``AutoconnectSubscription``: the subscriber leaves
+  /// (once), then the upstream subscription is cancelled.
+  @inlinable
+  func cancel() {
+    entries.cancel(self)
+  }
+
+  @inlinable
+  func handle(subscription: any Subscription) {
     let downstream = lock.withLock { () -> Downstream? in
       guard case .awaiting(let downstream) = state else { return nil }
       state = .subscribed(downstream, subscription)
@@ -181,7 +274,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     downstream.receive(subscription: AutoconnectSubscription(inner: self, upstream: subscription))
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  @inlinable
+  func handle(_ input: Input) -> Subscribers.Demand {
     let downstream = lock.withLock { () -> Downstream? in
       guard case .subscribed(let downstream, _) = state else { return nil }
       return downstream
@@ -189,7 +283,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     return downstream?.receive(input) ?? .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func handle(completion: Subscribers.Completion<Failure>) {
     // As in Combine, a completion before the subscription is passed on too.
     let downstream = lock.withLock { () -> Downstream? in
       switch state {
@@ -206,8 +301,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     downstream?.receive(completion: completion)
   }
 
-  /// The downstream requested `demand` through its ``AutoconnectSubscription``.
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable
+  func handle(request demand: Subscribers.Demand) {
     let upstream = lock.withLock { () -> (any Subscription)? in
       guard case .subscribed(_, let upstream) = state else { return nil }
       return upstream
@@ -215,9 +310,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     upstream?.request(demand)
   }
 
-  /// The downstream cancelled through its ``AutoconnectSubscription``: the subscriber leaves
-  /// (once), then the upstream subscription is cancelled.
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     let taken = lock.withLock { () -> (upstream: (any Subscription)?, Downstream?) in
       defer { state = .ended }
       switch state {
@@ -237,23 +331,37 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 /// The subscription an ``Publishers/Autoconnect`` subscriber receives: the upstream's, as in
 /// Combine (its description, also as its playground value, and `combineIdentifier`; no mirror
 /// of its own), with the cancel counted.
+@usableFromInline
 struct AutoconnectSubscription<Upstream: ConnectablePublisher, Downstream: Subscriber>:
   Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+  @usableFromInline
   let inner: AutoconnectInner<Upstream, Downstream>
+  @usableFromInline
   let upstream: any Subscription
 
-  var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
-
-  var description: String { String(describing: upstream) }
-
-  var playgroundDescription: Any { description }
-
-  func request(_ demand: Subscribers.Demand) {
-    inner.request(demand)
+  @inlinable
+  init(inner: AutoconnectInner<Upstream, Downstream>, upstream: any Subscription) {
+    self.inner = inner
+    self.upstream = upstream
   }
 
+  @usableFromInline
+  var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
+
+  @usableFromInline
+  var description: String { String(describing: upstream) }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    inner.entries.request(inner, demand)
+  }
+
+  @inlinable
   func cancel() {
-    inner.cancel()
+    inner.entries.cancel(inner)
   }
 }

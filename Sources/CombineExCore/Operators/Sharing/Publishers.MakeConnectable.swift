@@ -46,7 +46,8 @@ extension Publishers {
     /// The kind of errors this publisher might publish: the upstream's.
     public typealias Failure = Upstream.Failure
 
-    private let multicast: Publishers.Multicast<Upstream, PassthroughSubject<Output, Failure>>
+    @usableFromInline
+    let multicast: Publishers.Multicast<Upstream, PassthroughSubject<Output, Failure>>
 
     /// Creates a connectable publisher, attached to the provided upstream publisher.
     public init(upstream: Upstream) {
@@ -54,6 +55,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber to the shared subject; nothing flows until ``connect()``.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       multicast.receive(subscriber: subscriber)

@@ -93,8 +93,10 @@ extension Publishers {
     /// A closure to create a new subject when the publisher needs one.
     public final let createSubject: () -> SubjectType
 
-    private let lock = Lock()
-    private var subjectState = MulticastSubjectState<SubjectType>.none
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    var subjectState = MulticastSubjectState<SubjectType>.none
     /// Whether `createSubject` is running: what a thread waiting for the subject sleeps on
     /// (an atomic, because a parked thread's condition must not take a ``Lock``).
     private let isCreatingSubject = Atomic<Bool>(false)
@@ -112,6 +114,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber to the subject (creating the subject if it does not exist yet).
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where SubjectType.Failure == S.Failure, SubjectType.Output == S.Input {
       let subject = subject
@@ -119,15 +122,29 @@ extension Publishers {
     }
 
     /// Subscribes the subject to the upstream and returns the subscription; cancel it (or let
-    /// it go) to cancel the upstream subscription.
+    /// it go) to cancel the upstream subscription. Inlinable, so that the subject's subscriber
+    /// is specialized in the caller's module.
+    @inlinable
     public func connect() -> any Cancellable {
       upstream.subscribe(subject)
     }
 
-    /// The subject, created on first use: `createSubject` runs once, outside the lock. A
-    /// caller on another thread that needs the subject while it is being created sleeps until
-    /// it exists; a call from inside `createSubject` itself is a misuse.
-    private var subject: SubjectType {
+    /// The subject, created on first use (by ``createdSubject()``). Inlinable: once the subject
+    /// exists, reading it costs no call into the unspecialized code.
+    @inlinable
+    var subject: SubjectType {
+      let created = lock.withLock { () -> SubjectType? in
+        guard case .created(let subject) = subjectState else { return nil }
+        return subject
+      }
+      return created ?? createdSubject()
+    }
+
+    /// The subject, created if it does not exist yet: `createSubject` runs once, outside the
+    /// lock. A caller on another thread that needs the subject while it is being created sleeps
+    /// until it exists; a call from inside `createSubject` itself is a misuse.
+    @usableFromInline
+    func createdSubject() -> SubjectType {
       let me = currentThreadIdentity()
       while true {
         let (subject, mustCreate) = lock.withLock { () -> (SubjectType?, Bool) in
@@ -168,6 +185,7 @@ extension Publishers {
 }
 
 /// Where a ``Publishers/Multicast`` is with its subject.
+@usableFromInline
 enum MulticastSubjectState<SubjectType> {
   /// Not created yet.
   case none
@@ -183,14 +201,23 @@ enum MulticastSubjectState<SubjectType> {
 /// for a value as a request to it too (a subject's `send` ignores returned demand). It keeps
 /// the subject alive while the downstream is attached (the connection holds it weakly), and
 /// lets go of the subject and the downstream when it ends (cancelled or completed).
+///
+/// Inlinable, and its protocol methods only call the closures of ``entries``: the subject and
+/// the downstream reach it through their protocols (`any Subscription`, a subject's stored
+/// subscriber), which run a generic class's unspecialized code, where every generic type it
+/// touches costs a metadata lookup (as ``OperatorDriver/entries``).
+// @unchecked Sendable: `state` is guarded by `lock`.
+@usableFromInline
 final class MulticastInner<SubjectType: Subject, Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == SubjectType.Output, Downstream.Failure == SubjectType.Failure {
-  // @unchecked Sendable: `state` is guarded by `lock`.
+  @usableFromInline
   typealias Input = SubjectType.Output
+  @usableFromInline
   typealias Failure = SubjectType.Failure
 
-  private enum State {
+  @usableFromInline
+  enum State {
     /// Attached to the subject, which has not sent its subscription yet.
     case awaiting(subject: SubjectType, downstream: Downstream)
     /// The downstream has this subscription; requests go to `subjectSubscription`.
@@ -200,16 +227,87 @@ where Downstream.Input == SubjectType.Output, Downstream.Failure == SubjectType.
     case ended
   }
 
-  private let lock = Lock()
-  private var state: State
+  @usableFromInline
+  let lock = Lock()
+  /// Read and written only under `lock`.
+  @exclusivity(unchecked)
+  @usableFromInline
+  var state: State
+  @usableFromInline
+  let entries: Entries
 
+  @inlinable
   init(subject: SubjectType, downstream: Downstream) {
     state = .awaiting(subject: subject, downstream: downstream)
+    entries = Entries(
+      subscription: { $0.handle(subscription: $1) },
+      value: { $0.handle($1) },
+      completion: { $0.handle(completion: $1) },
+      request: { $0.handle(request: $1) },
+      cancel: { $0.handleCancel() })
   }
 
+  /// The entry points of the events, written in the inlined `init`, so specialized; they
+  /// capture nothing (no allocation).
+  @usableFromInline
+  struct Entries {
+    @usableFromInline
+    let subscription: (MulticastInner, any Subscription) -> Void
+    @usableFromInline
+    let value: (MulticastInner, Input) -> Subscribers.Demand
+    @usableFromInline
+    let completion: (MulticastInner, Subscribers.Completion<Failure>) -> Void
+    @usableFromInline
+    let request: (MulticastInner, Subscribers.Demand) -> Void
+    @usableFromInline
+    let cancel: (MulticastInner) -> Void
+
+    @inlinable
+    init(
+      subscription: @escaping (MulticastInner, any Subscription) -> Void,
+      value: @escaping (MulticastInner, Input) -> Subscribers.Demand,
+      completion: @escaping (MulticastInner, Subscribers.Completion<Failure>) -> Void,
+      request: @escaping (MulticastInner, Subscribers.Demand) -> Void,
+      cancel: @escaping (MulticastInner) -> Void
+    ) {
+      self.subscription = subscription
+      self.value = value
+      self.completion = completion
+      self.request = request
+      self.cancel = cancel
+    }
+  }
+
+  @usableFromInline
   var description: String { "Multicast" }
 
+  @inlinable
   func receive(subscription: any Subscription) {
+    entries.subscription(self, subscription)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    entries.value(self, input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    entries.completion(self, completion)
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    entries.request(self, demand)
+  }
+
+  @inlinable
+  func cancel() {
+    entries.cancel(self)
+  }
+
+  @inlinable
+  func handle(subscription: any Subscription) {
     let downstream = lock.withLock { () -> Downstream? in
       guard case .awaiting(let subject, let downstream) = state else { return nil }
       state = .subscribed(
@@ -223,7 +321,8 @@ where Downstream.Input == SubjectType.Output, Downstream.Failure == SubjectType.
     downstream.receive(subscription: self)
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  @inlinable
+  func handle(_ input: Input) -> Subscribers.Demand {
     let live = lock.withLock { () -> (Downstream, any Subscription)? in
       guard case .subscribed(_, let downstream, let subscription) = state else { return nil }
       return (downstream, subscription)
@@ -234,7 +333,8 @@ where Downstream.Input == SubjectType.Output, Downstream.Failure == SubjectType.
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func handle(completion: Subscribers.Completion<Failure>) {
     let taken = lock.withLock { () -> (SubjectType, Downstream)? in
       guard case .subscribed(let subject, let downstream, _) = state else { return nil }
       state = .ended
@@ -247,7 +347,8 @@ where Downstream.Input == SubjectType.Output, Downstream.Failure == SubjectType.
     _ = subject
   }
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable
+  func handle(request demand: Subscribers.Demand) {
     let subscription = lock.withLock { () -> (any Subscription)? in
       guard case .subscribed(_, _, let subscription) = state else { return nil }
       return subscription
@@ -255,7 +356,8 @@ where Downstream.Input == SubjectType.Output, Downstream.Failure == SubjectType.
     subscription?.request(demand)
   }
 
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     let taken = lock.withLock { () -> (SubjectType?, Downstream?, (any Subscription)?) in
       defer { state = .ended }
       switch state {

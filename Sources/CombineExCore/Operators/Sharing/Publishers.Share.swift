@@ -61,7 +61,8 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public final let upstream: Upstream
 
-    private let inner:
+    @usableFromInline
+    let inner:
       Publishers.Autoconnect<Publishers.Multicast<Upstream, PassthroughSubject<Output, Failure>>>
 
     /// Creates a publisher that shares the output of an upstream publisher with multiple
@@ -74,6 +75,7 @@ extension Publishers {
 
     /// Attaches the subscriber to the shared subject, and subscribes to the upstream if it is
     /// the first (or the first since the last one left).
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       inner.receive(subscriber: subscriber)
