@@ -18,21 +18,31 @@
 /// - Nothing is delivered before the downstream has its subscription (which it receives after
 ///   the upstream was asked for values, as in Combine): a completion that comes meanwhile
 ///   waits for it (``downstreamSubscribed()``).
+@usableFromInline
 struct BufferStateMachine<Output, Failure: Error> {
   /// What the storage does after a transition, once the lock is released, in this order.
+  @usableFromInline
   struct Action {
     /// The upstream subscription to cancel (`customError`, or the downstream cancelled).
+    @usableFromInline
     var cancel: (any Subscription)?
     /// With `keepFull`, a value left the buffer: ask this upstream subscription for one more.
+    @usableFromInline
     var refill: (any Subscription)?
     /// The buffer overflowed with `customError`: the storage makes the error (outside the
     /// lock) and reports it with ``fail(with:)``.
+    @usableFromInline
     var needsError = false
     /// If set, the caller is now the deliverer and delivers this.
+    @usableFromInline
     var deliver: DeliveryItem<Output, Failure>?
+
+    @inlinable
+    init() {}
   }
 
   /// How the buffer ends, once the upstream is done.
+  @usableFromInline
   enum Ending {
     /// Not decided: the upstream may still send (or `.customError`'s error is being made).
     case undecided
@@ -42,24 +52,34 @@ struct BufferStateMachine<Output, Failure: Error> {
     case failing(Failure)
   }
 
+  @usableFromInline
   let size: Int
+  @usableFromInline
   let prefetch: Publishers.PrefetchStrategy
+  @usableFromInline
   let whenFull: Publishers.BufferingStrategy<Failure>
 
   /// The upstream's subscription, while it may still send.
-  private var upstream = OperatorStatus.awaitingSubscription
+  @usableFromInline
+  var upstream = OperatorStatus.awaitingSubscription
   /// Values received and not yet handed to a deliverer, oldest first.
-  private var buffer = ValueQueue<Output>()
+  @usableFromInline
+  var buffer = ValueQueue<Output>()
   /// What the downstream asked for and has not been handed yet.
-  private var demand = Subscribers.Demand.none
+  @usableFromInline
+  var demand = Subscribers.Demand.none
   /// The deliverer role, and the completion once decided.
-  private var delivery = DeliveryQueue<Output, Failure>()
+  @usableFromInline
+  var delivery = DeliveryQueue<Output, Failure>()
   /// The completion waiting to follow the buffered values (back to `undecided` once handed
   /// to the delivery queue, or, for a failure, dropped at a cancel).
-  private var ending = Ending.undecided
+  @usableFromInline
+  var ending = Ending.undecided
   /// Whether the downstream has its subscription: nothing is delivered before.
-  private var downstreamHasSubscription = false
+  @usableFromInline
+  var downstreamHasSubscription = false
 
+  @inlinable
   init(
     size: Int, prefetch: Publishers.PrefetchStrategy,
     whenFull: Publishers.BufferingStrategy<Failure>
@@ -71,6 +91,7 @@ struct BufferStateMachine<Output, Failure: Error> {
 
   /// Whether the downstream may still receive something (no completion handed out, no
   /// cancel).
+  @inlinable
   var isLive: Bool { !delivery.isClosed }
 
   /// The children of the buffer's `customMirror`, as Combine shows them: the buffered values,
@@ -92,6 +113,7 @@ struct BufferStateMachine<Output, Failure: Error> {
 
   /// The upstream's subscription arrived: returns the demand to request from it, or `nil` if
   /// it must be cancelled.
+  @inlinable
   mutating func receive(subscription: any Subscription) -> Subscribers.Demand? {
     guard isLive, case .awaitingSubscription = upstream else { return nil }
     upstream = .subscribed(subscription)
@@ -102,6 +124,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// The upstream sent a value.
+  @inlinable
   mutating func receive(_ value: Output) -> Action {
     var action = Action()
     guard isLive, case .subscribed(let subscription) = upstream else { return action }
@@ -126,6 +149,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// The upstream completed.
+  @inlinable
   mutating func receive(completion: Subscribers.Completion<Failure>) -> Action {
     var action = Action()
     guard isLive, upstream.isSubscribed else { return action }
@@ -143,6 +167,7 @@ struct BufferStateMachine<Output, Failure: Error> {
 
   /// The `customError` closure made `error` after an overflow. As in Combine, it waits for the
   /// downstream's next request (or the end of the delivery in progress) to be delivered.
+  @inlinable
   mutating func fail(with error: Failure) {
     guard isLive, !isFailing else { return }
     // The overflow terminated the upstream, so no completion of its own came meanwhile.
@@ -151,6 +176,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// The downstream received its subscription: what the upstream sent meanwhile may go out.
+  @inlinable
   mutating func downstreamSubscribed() -> Action {
     var action = Action()
     downstreamHasSubscription = true
@@ -162,6 +188,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   // MARK: Downstream
 
   /// The downstream asked for more.
+  @inlinable
   mutating func request(_ more: Subscribers.Demand) -> Action {
     var action = Action()
     guard isLive else { return action }
@@ -172,6 +199,7 @@ struct BufferStateMachine<Output, Failure: Error> {
 
   /// The deliverer delivered a value and the downstream asked for `more`: returns what to do
   /// next (if `deliver` is unset, the caller gave up the deliverer role).
+  @inlinable
   mutating func didDeliver(requesting more: Subscribers.Demand) -> Action {
     var action = Action()
     if isLive { demand += more }
@@ -184,6 +212,7 @@ struct BufferStateMachine<Output, Failure: Error> {
   }
 
   /// The downstream cancelled: returns the upstream subscription to cancel.
+  @inlinable
   mutating func cancel() -> (any Subscription)? {
     delivery.close()
     buffer.removeAll()
@@ -195,19 +224,22 @@ struct BufferStateMachine<Output, Failure: Error> {
 
   // MARK: Helpers
 
-  private var isUndecided: Bool {
+  @inlinable
+  var isUndecided: Bool {
     if case .undecided = ending { return true }
     return false
   }
 
-  private var isFailing: Bool {
+  @inlinable
+  var isFailing: Bool {
     if case .failing = ending { return true }
     return false
   }
 
   /// Hands the oldest buffered value to the caller if nobody delivers and the downstream has
   /// demand, then decides whether the buffer ends.
-  private mutating func produce(_ action: inout Action) {
+  @inlinable
+  mutating func produce(_ action: inout Action) {
     guard downstreamHasSubscription else { return }
     if !delivery.isDelivering, demand > 0, let value = buffer.popFirst() {
       demand -= 1

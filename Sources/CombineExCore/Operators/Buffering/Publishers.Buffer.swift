@@ -118,6 +118,7 @@ extension Publishers {
 
     /// Attaches the subscriber: the upstream is subscribed, and the subscriber receives its
     /// subscription once the upstream's has arrived.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       upstream.subscribe(
@@ -139,21 +140,45 @@ extension Publishers.PrefetchStrategy: Hashable {}
 /// delivered both by the upstream (on its thread) and by the downstream's requests (on
 /// theirs), from a buffer, so delivery needs a deliverer role (``DeliveryQueue``), which the
 /// driver, delivering on the upstream's thread only, does not have.
+///
+/// `@usableFromInline`, with its machine, so that it is specialized at the buffer's
+/// `receive(subscriber:)`; the protocol methods only call ``entries``, closures made in the
+/// inlined init (see ``SubscriberEntries``): reached through `any Subscription` or an
+/// unspecialized upstream, the class's own witnesses would look up every generic type they
+/// touch in the runtime's metadata cache.
+@usableFromInline
 final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, @unchecked Sendable
 {
   // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; the machine lets
   // only one caller at a time deliver.
+  @usableFromInline
   typealias Input = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
+  @usableFromInline
   typealias Machine = BufferStateMachine<Downstream.Input, Downstream.Failure>
 
-  private let lock = Lock()
-  private var machine: Machine
-  /// Released when the completion is handed out or the downstream cancels.
-  private var downstream: Downstream?
-  private let makeError: (() -> Failure)?
+  /// The entry points of the events, specialized (see the type's header). They capture
+  /// nothing (no allocation).
+  @usableFromInline
+  let entries: SubscriberEntries<BufferStorage, Input, Failure>
 
+  @usableFromInline
+  let lock = Lock()
+  /// Under `lock`, so the runtime's exclusivity check (a call at every access) is off, as for
+  /// `downstream`.
+  @exclusivity(unchecked)
+  @usableFromInline
+  var machine: Machine
+  /// Released when the completion is handed out or the downstream cancels. Under `lock`.
+  @exclusivity(unchecked)
+  @usableFromInline
+  var downstream: Downstream?
+  @usableFromInline
+  let makeError: (() -> Failure)?
+
+  @inlinable
   init(
     downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
     whenFull: Publishers.BufferingStrategy<Failure>
@@ -165,13 +190,51 @@ final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
     } else {
       makeError = nil
     }
+    entries = SubscriberEntries(
+      subscription: { $0.handle(subscription: $1) },
+      value: { storage, input in
+        storage.perform(storage.transition { $0.receive(input) }, returningUpstreamDemand: true)
+      },
+      completion: { storage, completion in
+        _ = storage.perform(storage.transition { $0.receive(completion: completion) })
+      },
+      request: { storage, demand in
+        _ = storage.perform(storage.transition { $0.request(demand) })
+      },
+      cancel: { $0.handleCancel() })
   }
 
+  @usableFromInline
   var description: String { "Buffer" }
 
   // MARK: Upstream
 
-  func receive(subscription: any Subscription) {
+  @inlinable
+  func receive(subscription: any Subscription) { entries.subscription(self, subscription) }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    // Demand for the upstream that this call's deliveries make is returned, not requested.
+    entries.value(self, input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    entries.completion(self, completion)
+  }
+
+  // MARK: Subscription
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) { entries.request(self, demand) }
+
+  @inlinable
+  func cancel() { entries.cancel(self) }
+
+  // MARK: Handling the events (specialized, through `entries`)
+
+  @inlinable
+  func handle(subscription: any Subscription) {
     let (demand, downstream) = lock.withLock {
       () -> (Subscribers.Demand?, Downstream?) in
       (machine.receive(subscription: subscription), self.downstream)
@@ -187,22 +250,8 @@ final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
     _ = perform(transition { $0.downstreamSubscribed() })
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
-    // Demand for the upstream that this call's deliveries make is returned, not requested.
-    perform(transition { $0.receive(input) }, returningUpstreamDemand: true)
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    _ = perform(transition { $0.receive(completion: completion) })
-  }
-
-  // MARK: Subscription
-
-  func request(_ demand: Subscribers.Demand) {
-    _ = perform(transition { $0.request(demand) })
-  }
-
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     let upstream = lock.withLock { () -> (any Subscription)? in
       downstream = nil
       return machine.cancel()
@@ -212,7 +261,8 @@ final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
 
   // MARK: Performing actions (never under the lock)
 
-  private func transition(
+  @inlinable
+  func transition(
     _ body: (inout Machine) -> Machine.Action
   ) -> (action: Machine.Action, downstream: Downstream?) {
     lock.withLock {
@@ -232,7 +282,8 @@ final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
   /// Performs `first`'s action, then keeps delivering for as long as the machine hands out
   /// values. Returns the demand for the upstream if `returningUpstreamDemand` (the caller is
   /// the upstream's `receive`, which returns it); otherwise requests it.
-  private func perform(
+  @inlinable
+  func perform(
     _ first: (action: Machine.Action, downstream: Downstream?),
     returningUpstreamDemand: Bool = false
   ) -> Subscribers.Demand {
@@ -272,5 +323,6 @@ final class BufferStorage<Downstream: Subscriber>: Subscriber, Subscription,
 // What Combine shows of a buffer's subscription: its name and its machine's children, read
 // under the lock when asked for.
 extension BufferStorage: NamedReflection {
+  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: lock.withLock { machine.mirrorChildren }) }
 }

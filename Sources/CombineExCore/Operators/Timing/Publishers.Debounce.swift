@@ -71,6 +71,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber through a debouncing subscription.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       upstream.subscribe(
@@ -92,25 +93,48 @@ extension Publishers {
 /// thread, so the subscriber sits in a ``SerialOutbox`` (one deliverer at a time, in order)
 /// and the operator's state is shared with its timers; the driver delivers on the upstream's
 /// thread only.
+///
+/// `@usableFromInline` so that it is specialized at the operator's `receive(subscriber:)`; the
+/// protocol methods only call ``entries``, closures made in the inlined init (see
+/// ``SubscriberEntries``).
+@usableFromInline
 final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
   Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   // @unchecked Sendable: every mutable property is guarded by `lock`; the outbox is
   // thread-safe.
+  @usableFromInline
   typealias Input = Upstream.Output
+  @usableFromInline
   typealias Failure = Upstream.Failure
 
-  private let lock = Lock()
-  private var status = OperatorStatus.awaitingSubscription
-  private var demand = Subscribers.Demand.none
-  private var latest: Input?
-  private var generation: UInt64 = 0
-  private var timer: (any Cancellable)?
-  private let outbox: SerialOutbox<Downstream>
-  private let dueTime: Context.SchedulerTimeType.Stride
-  private let scheduler: Context
-  private let options: Context.SchedulerOptions?
+  /// The specialized entry points of the events (see the type's header). They capture
+  /// nothing (no allocation).
+  @usableFromInline
+  let entries: SubscriberEntries<DebounceSubscription, Input, Failure>
 
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  var status = OperatorStatus.awaitingSubscription
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+  @usableFromInline
+  var latest: Input?
+  @usableFromInline
+  var generation: UInt64 = 0
+  @usableFromInline
+  var timer: (any Cancellable)?
+  @usableFromInline
+  let outbox: SerialOutbox<Downstream>
+  @usableFromInline
+  let dueTime: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+
+  @inlinable
   init(
     downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
     options: Context.SchedulerOptions?
@@ -119,13 +143,40 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     self.dueTime = dueTime
     self.scheduler = scheduler
     self.options = options
+    entries = SubscriberEntries(
+      subscription: { $0.handle(subscription: $1) },
+      value: { $0.handle($1) },
+      completion: { $0.handle(completion: $1) },
+      request: { $0.handle(request: $1) },
+      cancel: { $0.handleCancel() })
   }
 
+  @usableFromInline
   var description: String { "Debounce" }
 
   // MARK: Subscriber (upstream side)
 
-  func receive(subscription: any Subscription) {
+  @inlinable
+  func receive(subscription: any Subscription) { entries.subscription(self, subscription) }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand { entries.value(self, input) }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    entries.completion(self, completion)
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) { entries.request(self, demand) }
+
+  @inlinable
+  func cancel() { entries.cancel(self) }
+
+  // MARK: Handling the events (specialized, through `entries`)
+
+  @inlinable
+  func handle(subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
       guard case .awaitingSubscription = status else { return false }
       status = .subscribed(subscription)
@@ -139,7 +190,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     subscription.request(.unlimited)
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  @inlinable
+  func handle(_ input: Input) -> Subscribers.Demand {
     let (current, previousTimer) = lock.withLock { () -> (UInt64?, (any Cancellable)?) in
       guard status.isSubscribed else { return (nil, nil) }
       generation &+= 1
@@ -166,7 +218,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func handle(completion: Subscribers.Completion<Failure>) {
     let timer = lock.withLock { () -> (any Cancellable)?? in
       guard status.isSubscribed else { return nil }
       status = .terminated
@@ -184,7 +237,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   /// A timer fired: delivers the latest value if it is still the latest and there is demand.
-  private func fire(_ fired: UInt64) {
+  @inlinable
+  func fire(_ fired: UInt64) {
     let (deliver, timer) = lock.withLock { () -> (Bool, (any Cancellable)?) in
       guard status.isSubscribed, fired == generation, let value = latest else {
         return (false, nil)
@@ -207,14 +261,16 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   // MARK: Subscription (downstream side)
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable
+  func handle(request demand: Subscribers.Demand) {
     lock.withLock {
       guard status.isSubscribed else { return }
       self.demand += demand
     }
   }
 
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     let (upstream, timer) = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
       defer {
         status = .terminated
@@ -232,6 +288,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
 // As in Combine: the downstream, its demand and the value waiting for the quiet period.
 extension DebounceSubscription: NamedReflection {
+  @usableFromInline
   var customMirror: Mirror {
     let downstream: Downstream? = outbox.lock.withLock { outbox.downstream }
     let state: (Subscribers.Demand, Input?) = lock.withLock { (self.demand, self.latest) }

@@ -75,6 +75,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber through a subscription that delivers each event late.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       upstream.subscribe(
@@ -100,6 +101,11 @@ extension Publishers {
 /// Not on the ``OperatorDriver``: it delivers from scheduled work, on any thread (the driver
 /// delivers on the upstream's thread only). As Combine's, it has no description, mirror or
 /// playground value of its own.
+///
+/// `@usableFromInline` so that it is specialized at the operator's `receive(subscriber:)`; the
+/// protocol methods only call ``entries``, closures made in the inlined init (see
+/// ``SubscriberEntries``).
+@usableFromInline
 final class DelaySubscription<Input, Failure: Error, Context: Scheduler, Downstream: Subscriber>:
   Subscriber, Subscription, @unchecked Sendable
 where Downstream.Input == Input, Downstream.Failure == Failure {
@@ -107,7 +113,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
   // properties are constants.
 
   /// Where the subscription is in its life, with the upstream's subscription while it is kept.
-  private enum Phase {
+  @usableFromInline
+  enum Phase {
     /// Waiting for the upstream's subscription.
     case awaitingSubscription
     /// Connected: values and the completion are scheduled as they come.
@@ -120,6 +127,7 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     case ended
 
     /// The upstream's subscription, while it is kept.
+    @inlinable
     var upstream: (any Subscription)? {
       switch self {
       case .subscribed(let upstream), .completed(let upstream): upstream
@@ -127,20 +135,34 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
       }
     }
 
+    @inlinable
     var isSubscribed: Bool {
       if case .subscribed = self { return true }
       return false
     }
   }
 
-  private let lock = Lock()
-  private var phase = Phase.awaitingSubscription
-  private let outbox: SerialOutbox<Downstream>
-  private let interval: Context.SchedulerTimeType.Stride
-  private let tolerance: Context.SchedulerTimeType.Stride
-  private let scheduler: Context
-  private let options: Context.SchedulerOptions?
+  /// The specialized entry points of the events (see the type's header). They capture
+  /// nothing (no allocation).
+  @usableFromInline
+  let entries: SubscriberEntries<DelaySubscription, Input, Failure>
 
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  var phase = Phase.awaitingSubscription
+  @usableFromInline
+  let outbox: SerialOutbox<Downstream>
+  @usableFromInline
+  let interval: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let tolerance: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+
+  @inlinable
   init(
     downstream: Downstream, interval: Context.SchedulerTimeType.Stride,
     tolerance: Context.SchedulerTimeType.Stride, scheduler: Context,
@@ -151,11 +173,37 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     self.tolerance = tolerance
     self.scheduler = scheduler
     self.options = options
+    entries = SubscriberEntries(
+      subscription: { $0.handle(subscription: $1) },
+      value: { $0.handle($1) },
+      completion: { $0.handle(completion: $1) },
+      request: { $0.handle(request: $1) },
+      cancel: { $0.handleCancel() })
   }
 
   // MARK: Subscriber (upstream side)
 
-  func receive(subscription: any Subscription) {
+  @inlinable
+  func receive(subscription: any Subscription) { entries.subscription(self, subscription) }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand { entries.value(self, input) }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    entries.completion(self, completion)
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) { entries.request(self, demand) }
+
+  @inlinable
+  func cancel() { entries.cancel(self) }
+
+  // MARK: Handling the events (specialized, through `entries`)
+
+  @inlinable
+  func handle(subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
       guard case .awaitingSubscription = phase else { return false }
       phase = .subscribed(subscription)
@@ -168,7 +216,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     outbox.start(self)
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  @inlinable
+  func handle(_ input: Input) -> Subscribers.Demand {
     guard lock.withLock({ phase.isSubscribed }), outbox.enqueue(.value(input)) else {
       return .none
     }
@@ -176,7 +225,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func handle(completion: Subscribers.Completion<Failure>) {
     let live = lock.withLock { () -> Bool in
       guard case .subscribed(let upstream) = phase else { return false }
       phase = .completed(upstream)
@@ -187,7 +237,8 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
   }
 
   /// Schedules the delivery of the oldest waiting event, `interval` from now.
-  private func schedule() {
+  @inlinable
+  func schedule() {
     scheduler.schedule(
       after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options
     ) { [self] in
@@ -208,11 +259,13 @@ where Downstream.Input == Input, Downstream.Failure == Failure {
 
   // MARK: Subscription (downstream side)
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable
+  func handle(request demand: Subscribers.Demand) {
     lock.withLock { phase.upstream }?.request(demand)
   }
 
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     let upstream = lock.withLock { () -> (any Subscription)? in
       defer { phase = .ended }
       return phase.upstream

@@ -55,6 +55,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber through a measuring subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, S.Input == Context.SchedulerTimeType.Stride {
       upstream.subscribe(
@@ -75,30 +76,74 @@ extension Publishers {
 ///
 /// Not on the ``OperatorDriver``: its only state besides the status is a time that the
 /// subscription's arrival sets, which a logic's hooks cannot do.
+///
+/// `@usableFromInline` so that it is specialized at the operator's `receive(subscriber:)`; the
+/// protocol methods only call ``entries``, closures made in the inlined init (see
+/// ``SubscriberEntries``).
+@usableFromInline
 final class MeasureIntervalSubscriber<Input, Context: Scheduler, Downstream: Subscriber>:
   Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType.Stride {
   // @unchecked Sendable: `status` is guarded by `lock`; `last` is only touched by upstream
   // events, which are serial; `downstream` is released under `lock` and called outside it.
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  private let lock = Lock()
-  private var status = OperatorStatus.awaitingSubscription
-  /// Released when the operator ends (completion or cancel).
-  private var downstream: Downstream?
-  private let scheduler: Context
-  private var last: Context.SchedulerTimeType?
+  /// The specialized entry points of the events (see the type's header). They capture
+  /// nothing (no allocation).
+  @usableFromInline
+  let entries: SubscriberEntries<MeasureIntervalSubscriber, Input, Failure>
 
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  var status = OperatorStatus.awaitingSubscription
+  /// Released when the operator ends (completion or cancel).
+  @usableFromInline
+  var downstream: Downstream?
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  var last: Context.SchedulerTimeType?
+
+  @inlinable
   init(downstream: Downstream, scheduler: Context) {
     self.downstream = downstream
     self.scheduler = scheduler
+    entries = SubscriberEntries(
+      subscription: { $0.handle(subscription: $1) },
+      value: { $0.handle($1) },
+      completion: { $0.handle(completion: $1) },
+      request: { $0.handle(request: $1) },
+      cancel: { $0.handleCancel() })
   }
 
+  @usableFromInline
   var description: String { "MeasureInterval" }
 
   // MARK: Subscriber (upstream side)
 
-  func receive(subscription: any Subscription) {
+  @inlinable
+  func receive(subscription: any Subscription) { entries.subscription(self, subscription) }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand { entries.value(self, input) }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    entries.completion(self, completion)
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) { entries.request(self, demand) }
+
+  @inlinable
+  func cancel() { entries.cancel(self) }
+
+  // MARK: Handling the events (specialized, through `entries`)
+
+  @inlinable
+  func handle(subscription: any Subscription) {
     guard lock.withLock({ status.accept(subscription) }) else {
       subscription.cancel()
       return
@@ -107,7 +152,8 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     lock.withLock { downstream }?.receive(subscription: self)
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  @inlinable
+  func handle(_ input: Input) -> Subscribers.Demand {
     let live = lock.withLock { () -> (any Subscription, Downstream)? in
       guard let upstream = status.upstream, let downstream else { return nil }
       return (upstream, downstream)
@@ -121,7 +167,8 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func handle(completion: Subscribers.Completion<Failure>) {
     let downstream = lock.withLock { () -> Downstream? in
       guard status.isSubscribed else { return nil }
       status = .terminated
@@ -133,11 +180,13 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
   // MARK: Subscription (downstream side)
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable
+  func handle(request demand: Subscribers.Demand) {
     lock.withLock { status.upstream }?.request(demand)
   }
 
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     let (upstream, released) = lock.withLock { () -> ((any Subscription)?, Downstream?) in
       defer { downstream = nil }
       return (status.terminate(), downstream)

@@ -78,6 +78,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber through a throttling subscription.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       upstream.subscribe(
@@ -107,15 +108,23 @@ extension Publishers {
 /// thread, so the subscriber sits in a ``SerialOutbox`` (one deliverer at a time, in order)
 /// and the operator's state is shared with its timers; the driver delivers on the upstream's
 /// thread only.
+///
+/// `@usableFromInline` so that it is specialized at the operator's `receive(subscriber:)`; the
+/// protocol methods only call ``entries``, closures made in the inlined init (see
+/// ``SubscriberEntries``).
+@usableFromInline
 final class ThrottleSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
   Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   // @unchecked Sendable: every mutable property is guarded by `lock`; the outbox is
   // thread-safe.
+  @usableFromInline
   typealias Input = Upstream.Output
+  @usableFromInline
   typealias Failure = Upstream.Failure
 
-  private enum Phase {
+  @usableFromInline
+  enum Phase {
     case awaitingSubscription
     case subscribed(any Subscription)
     /// The upstream completed; its completion waits for its emission.
@@ -123,17 +132,32 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     case ended
   }
 
-  private let lock = Lock()
-  private var phase = Phase.awaitingSubscription
-  private var demand = Subscribers.Demand.none
-  /// The value waiting for its emission (while subscribed or completing).
-  private var pendingInput: Input?
-  private var lastEmission: Context.SchedulerTimeType?
-  private let outbox: SerialOutbox<Downstream>
-  private let interval: Context.SchedulerTimeType.Stride
-  private let scheduler: Context
-  private let latest: Bool
+  /// The specialized entry points of the events (see the type's header). They capture
+  /// nothing (no allocation).
+  @usableFromInline
+  let entries: SubscriberEntries<ThrottleSubscription, Input, Failure>
 
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  var phase = Phase.awaitingSubscription
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+  /// The value waiting for its emission (while subscribed or completing).
+  @usableFromInline
+  var pendingInput: Input?
+  @usableFromInline
+  var lastEmission: Context.SchedulerTimeType?
+  @usableFromInline
+  let outbox: SerialOutbox<Downstream>
+  @usableFromInline
+  let interval: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let latest: Bool
+
+  @inlinable
   init(
     downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
     latest: Bool
@@ -145,18 +169,46 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     // Combine reads the time when its subscription is made; a scheduler that records its calls
     // (a test's) sees the same ones.
     _ = scheduler.now
+    entries = SubscriberEntries(
+      subscription: { $0.handle(subscription: $1) },
+      value: { $0.handle($1) },
+      completion: { $0.handle(completion: $1) },
+      request: { $0.handle(request: $1) },
+      cancel: { $0.handleCancel() })
   }
 
+  @usableFromInline
   var description: String { "Throttle" }
 
-  private var isSubscribed: Bool {
+  @usableFromInline
+  var isSubscribed: Bool {
     if case .subscribed = phase { return true }
     return false
   }
 
   // MARK: Subscriber (upstream side)
 
-  func receive(subscription: any Subscription) {
+  @inlinable
+  func receive(subscription: any Subscription) { entries.subscription(self, subscription) }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand { entries.value(self, input) }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    entries.completion(self, completion)
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) { entries.request(self, demand) }
+
+  @inlinable
+  func cancel() { entries.cancel(self) }
+
+  // MARK: Handling the events (specialized, through `entries`)
+
+  @inlinable
+  func handle(subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
       guard case .awaitingSubscription = phase else { return false }
       phase = .subscribed(subscription)
@@ -171,7 +223,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     outbox.start(self)
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  @inlinable
+  func handle(_ input: Input) -> Subscribers.Demand {
     guard lock.withLock({ isSubscribed }) else { return .none }
     let now = scheduler.now
     /// `nil`: nothing to schedule; `.some(nil)`: emit at once; `.some(date)`: emit at `date`.
@@ -200,7 +253,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func handle(completion: Subscribers.Completion<Failure>) {
     guard lock.withLock({ isSubscribed }) else { return }
     _ = scheduler.now  // As Combine does.
     let scheduleNow = lock.withLock { () -> Bool in
@@ -214,7 +268,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   /// Scheduled work: delivers the waiting value, then the waiting completion.
-  private func emit() {
+  @inlinable
+  func emit() {
     let stampsTime = lock.withLock { () -> Bool? in
       switch phase {
       case .awaitingSubscription, .ended: return nil
@@ -254,7 +309,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   // MARK: Subscription (downstream side)
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable
+  func handle(request demand: Subscribers.Demand) {
     guard demand > .none else { return }
     lock.withLock {
       guard isSubscribed else { return }
@@ -262,7 +318,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
   }
 
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     let upstream = lock.withLock { () -> (any Subscription)? in
       defer {
         phase = .ended

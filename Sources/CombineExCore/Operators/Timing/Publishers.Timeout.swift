@@ -81,6 +81,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber through a subscription with a timeout timer.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       upstream.subscribe(
@@ -111,27 +112,51 @@ extension Publishers {
 /// thread, so the subscriber sits in a ``SerialOutbox`` (one deliverer at a time, in order)
 /// and the operator's state is shared with its timers; the driver delivers on the upstream's
 /// thread only.
+///
+/// `@usableFromInline` so that it is specialized at the operator's `receive(subscriber:)`; the
+/// protocol methods only call ``entries``, closures made in the inlined init (see
+/// ``SubscriberEntries``).
+@usableFromInline
 final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
   Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   // @unchecked Sendable: every mutable property is guarded by `lock`; the outbox is
   // thread-safe; the rest are constants.
+  @usableFromInline
   typealias Input = Upstream.Output
+  @usableFromInline
   typealias Failure = Upstream.Failure
 
-  private let lock = Lock()
-  private var status = OperatorStatus.awaitingSubscription
-  /// The upstream completed: its completion waits for delivery, and the timer is stopped.
-  private var completed = false
-  private var generation: UInt64 = 0
-  private var timer: (any Cancellable)?
-  private var hasRequested = false
-  private let outbox: SerialOutbox<Downstream>
-  private let interval: Context.SchedulerTimeType.Stride
-  private let scheduler: Context
-  private let options: Context.SchedulerOptions?
-  private let customError: (() -> Failure)?
+  /// The specialized entry points of the events (see the type's header). They capture
+  /// nothing (no allocation).
+  @usableFromInline
+  let entries: SubscriberEntries<TimeoutSubscription, Input, Failure>
 
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  var status = OperatorStatus.awaitingSubscription
+  /// The upstream completed: its completion waits for delivery, and the timer is stopped.
+  @usableFromInline
+  var completed = false
+  @usableFromInline
+  var generation: UInt64 = 0
+  @usableFromInline
+  var timer: (any Cancellable)?
+  @usableFromInline
+  var hasRequested = false
+  @usableFromInline
+  let outbox: SerialOutbox<Downstream>
+  @usableFromInline
+  let interval: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  let customError: (() -> Failure)?
+
+  @inlinable
   init(
     downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
     options: Context.SchedulerOptions?, customError: (() -> Failure)?
@@ -141,16 +166,36 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     self.scheduler = scheduler
     self.options = options
     self.customError = customError
+    entries = SubscriberEntries(
+      subscription: { $0.handle(subscription: $1) },
+      value: { $0.handle($1) },
+      completion: { $0.handle(completion: $1) },
+      request: { $0.handle(request: $1) },
+      cancel: { $0.handleCancel() })
   }
 
+  @usableFromInline
   var description: String { "Timeout" }
 
   /// Whether upstream events are still taken: subscribed, and the upstream has not completed.
-  private var isLive: Bool { status.isSubscribed && !completed }
+  @inlinable
+  var isLive: Bool { status.isSubscribed && !completed }
 
   // MARK: Subscriber (upstream side)
 
-  func receive(subscription: any Subscription) {
+  @inlinable
+  func receive(subscription: any Subscription) { entries.subscription(self, subscription) }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand { entries.value(self, input) }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    entries.completion(self, completion)
+  }
+
+  @inlinable
+  func handle(subscription: any Subscription) {
     guard lock.withLock({ status.accept(subscription) }) else {
       subscription.cancel()
       return
@@ -159,7 +204,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     outbox.start(self)
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  @inlinable
+  func handle(_ input: Input) -> Subscribers.Demand {
     guard lock.withLock({ isLive }) else { return .none }
     restartTimer()
     guard outbox.enqueue(.value(input)) else { return .none }
@@ -167,7 +213,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func handle(completion: Subscribers.Completion<Failure>) {
     let timer = lock.withLock { () -> (any Cancellable)?? in
       guard isLive else { return nil }
       completed = true
@@ -183,7 +230,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   /// Scheduled work: delivers one event, and requests the demand the downstream returns from
   /// a value.
-  private func deliver() {
+  @inlinable
+  func deliver() {
     outbox.deliverOne(reportingEach: { demand in
       guard demand > .none else { return }
       lock.withLock { status.upstream }?.request(demand)
@@ -193,7 +241,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   /// Cancels the current timer and starts a new one of `interval` from now.
-  private func restartTimer() {
+  @inlinable
+  func restartTimer() {
     let (current, previous) = lock.withLock { () -> (UInt64?, (any Cancellable)?) in
       guard isLive else { return (nil, nil) }
       generation &+= 1
@@ -218,7 +267,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   /// The timer of generation `fired` went off.
-  private func timeOut(_ fired: UInt64) {
+  @inlinable
+  func timeOut(_ fired: UInt64) {
     let (upstream, timer) = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
       guard fired == generation, !completed, case .subscribed(let upstream) = status else {
         return (nil, nil)
@@ -239,7 +289,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   // MARK: Subscription (downstream side)
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable
+  func request(_ demand: Subscribers.Demand) { entries.request(self, demand) }
+
+  @inlinable
+  func cancel() { entries.cancel(self) }
+
+  @inlinable
+  func handle(request demand: Subscribers.Demand) {
     let (upstream, restart) = lock.withLock { () -> ((any Subscription)?, Bool) in
       guard case .subscribed(let upstream) = status else { return (nil, false) }
       defer { hasRequested = true }
@@ -249,7 +306,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     upstream?.request(demand)
   }
 
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     let (upstream, timer) = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
       defer {
         status = .terminated
