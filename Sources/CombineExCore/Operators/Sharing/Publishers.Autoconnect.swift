@@ -58,17 +58,10 @@ extension Publishers {
 
     /// Attaches the subscriber to the upstream, and connects the upstream if it is the first.
     /// Inlinable, so that the subscriber's module specializes it and ``AutoconnectInner``.
+    /// Final (the class has no subclasses), so that a call through a concrete type is direct
+    /// and the inlined body is used.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S)
-    where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
-      attach(subscriber)
-    }
-
-    /// The body of ``receive(subscriber:)``. Final, so that a call through a concrete type
-    /// (`Publishers.Share`'s) is direct and the inlined body is used; `receive(subscriber:)`
-    /// itself keeps Combine's declaration (Tools/core-api.txt).
-    @inlinable
-    final func attach<S: Subscriber>(_ subscriber: S)
+    public final func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
       let shouldConnect = lock.withLock { () -> Bool in
         subscriberCount += 1

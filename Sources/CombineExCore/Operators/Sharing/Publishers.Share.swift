@@ -78,7 +78,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      inner.attach(subscriber)
+      inner.receive(subscriber: subscriber)
     }
 
     /// Returns whether the two publishers are the same instance.
