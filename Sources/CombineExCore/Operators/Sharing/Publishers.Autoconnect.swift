@@ -59,7 +59,9 @@ extension Publishers {
     /// Attaches the subscriber to the upstream, and connects the upstream if it is the first.
     /// Inlinable, so that the subscriber's module specializes it and ``AutoconnectInner``.
     /// Final (the class has no subclasses), so that a call through a concrete type is direct
-    /// and the inlined body is used.
+    /// and the inlined body is used: through the class's vtable it ran unspecialized, and
+    /// `s.Autoconnect` cost 63,957 instructions instead of 38,717. Combine declares it without
+    /// `final`; no user can tell, since the class is not `open` (Tools/core-api.txt records it).
     @inlinable
     public final func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Upstream.Failure == S.Failure {
