@@ -7,9 +7,9 @@
 /// metadata cache (thousands of instructions per subscription). Closures written in the
 /// subscription's `@inlinable` init are specialized where the operator's
 /// `receive(subscriber:)` is, so the protocol methods only call them. Each takes the
-/// subscription as its argument and captures nothing (no allocation, no cycle). The same idea
-/// as ``OperatorDriver``'s own entries, for the subscriptions that are not on the driver
-/// (`buffer`, `timeout`).
+/// subscription as its argument and captures nothing (no allocation, no cycle). Used by
+/// ``OperatorDriver``, `buffer`, the timing operators and the sharing operators' inner
+/// subscriptions (the combining and merge engines still have their own spellings).
 @usableFromInline
 struct SubscriberEntries<Owner: AnyObject, Input, Failure: Error> {
   @usableFromInline

@@ -85,33 +85,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
   /// See ``entries``.
   @usableFromInline
-  struct Entries {
-    @usableFromInline
-    let subscription: (OperatorDriver, any Subscription) -> Void
-    @usableFromInline
-    let value: (OperatorDriver, Input) -> Subscribers.Demand
-    @usableFromInline
-    let completion: (OperatorDriver, Subscribers.Completion<Failure>) -> Void
-    @usableFromInline
-    let request: (OperatorDriver, Subscribers.Demand) -> Void
-    @usableFromInline
-    let cancel: (OperatorDriver) -> Void
-
-    @inlinable
-    init(
-      subscription: @escaping (OperatorDriver, any Subscription) -> Void,
-      value: @escaping (OperatorDriver, Input) -> Subscribers.Demand,
-      completion: @escaping (OperatorDriver, Subscribers.Completion<Failure>) -> Void,
-      request: @escaping (OperatorDriver, Subscribers.Demand) -> Void,
-      cancel: @escaping (OperatorDriver) -> Void
-    ) {
-      self.subscription = subscription
-      self.value = value
-      self.completion = completion
-      self.request = request
-      self.cancel = cancel
-    }
-  }
+  typealias Entries = SubscriberEntries<OperatorDriver, Input, Failure>
 
   @usableFromInline
   package var description: String { logic.name }

@@ -186,33 +186,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
   /// The entry points of the events, written in the inlined `init`, so specialized; they
   /// capture nothing (no allocation).
   @usableFromInline
-  struct Entries {
-    @usableFromInline
-    let subscription: (AutoconnectInner, any Subscription) -> Void
-    @usableFromInline
-    let value: (AutoconnectInner, Input) -> Subscribers.Demand
-    @usableFromInline
-    let completion: (AutoconnectInner, Subscribers.Completion<Failure>) -> Void
-    @usableFromInline
-    let request: (AutoconnectInner, Subscribers.Demand) -> Void
-    @usableFromInline
-    let cancel: (AutoconnectInner) -> Void
-
-    @inlinable
-    init(
-      subscription: @escaping (AutoconnectInner, any Subscription) -> Void,
-      value: @escaping (AutoconnectInner, Input) -> Subscribers.Demand,
-      completion: @escaping (AutoconnectInner, Subscribers.Completion<Failure>) -> Void,
-      request: @escaping (AutoconnectInner, Subscribers.Demand) -> Void,
-      cancel: @escaping (AutoconnectInner) -> Void
-    ) {
-      self.subscription = subscription
-      self.value = value
-      self.completion = completion
-      self.request = request
-      self.cancel = cancel
-    }
-  }
+  typealias Entries = SubscriberEntries<AutoconnectInner, Input, Failure>
 
   @usableFromInline
   var description: String { "Autoconnect" }

@@ -250,33 +250,7 @@ where Downstream.Input == SubjectType.Output, Downstream.Failure == SubjectType.
   /// The entry points of the events, written in the inlined `init`, so specialized; they
   /// capture nothing (no allocation).
   @usableFromInline
-  struct Entries {
-    @usableFromInline
-    let subscription: (MulticastInner, any Subscription) -> Void
-    @usableFromInline
-    let value: (MulticastInner, Input) -> Subscribers.Demand
-    @usableFromInline
-    let completion: (MulticastInner, Subscribers.Completion<Failure>) -> Void
-    @usableFromInline
-    let request: (MulticastInner, Subscribers.Demand) -> Void
-    @usableFromInline
-    let cancel: (MulticastInner) -> Void
-
-    @inlinable
-    init(
-      subscription: @escaping (MulticastInner, any Subscription) -> Void,
-      value: @escaping (MulticastInner, Input) -> Subscribers.Demand,
-      completion: @escaping (MulticastInner, Subscribers.Completion<Failure>) -> Void,
-      request: @escaping (MulticastInner, Subscribers.Demand) -> Void,
-      cancel: @escaping (MulticastInner) -> Void
-    ) {
-      self.subscription = subscription
-      self.value = value
-      self.completion = completion
-      self.request = request
-      self.cancel = cancel
-    }
-  }
+  typealias Entries = SubscriberEntries<MulticastInner, Input, Failure>
 
   @usableFromInline
   var description: String { "Multicast" }
