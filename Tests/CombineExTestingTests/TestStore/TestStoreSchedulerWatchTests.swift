@@ -97,7 +97,9 @@ struct TestStoreSchedulerWatchTests {
     // 20 advances of 50 ms, 40 ms apart: the fact (due at +1 s) comes after about 800 ms of
     // real time, four times the 200 ms a wait lets pass without progress.
     let longestGap = LockedBox(Duration.zero)
+    let advanced = DispatchSemaphore(value: 0)
     let advancing = Thread {
+      defer { advanced.signal() }
       var last = ContinuousClock.now
       for _ in 0..<20 {
         Thread.sleep(forTimeInterval: 0.04)
@@ -117,6 +119,8 @@ struct TestStoreSchedulerWatchTests {
     // A loaded machine may keep the advancing thread asleep for longer than 200 ms: only then
     // may the wait have stopped.
     if !recorded.isEmpty {
+      // The gap that stopped the wait is measured when the late advance comes: wait for it.
+      #expect(advanced.wait(timeout: .now() + 60) == .success)
       #expect(longestGap.withLock { $0 } >= .milliseconds(150), "\(recorded.map(text(of:)))")
       store.skipReceivedActions()
       store.skipInFlightEffects()
