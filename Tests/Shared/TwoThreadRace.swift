@@ -35,8 +35,8 @@ struct TwoThreadRaceResult: Sendable {
 /// `nil` if it went right, otherwise what went wrong. No new batch starts once `budgetSeconds`
 /// have passed (on a machine so loaded that the two workers rarely run at the same time, the
 /// race then runs fewer rounds rather than for minutes), and every wait is bounded: a worker
-/// that does not come back within `secondsPerBatch` ends the race
-/// (``TwoThreadRaceResult/timedOut``) instead of hanging the test.
+/// that starts no round for `secondsPerBatch` ends the race (``TwoThreadRaceResult/timedOut``)
+/// instead of hanging the test.
 ///
 /// Nothing runs on the cooperative pool: the coordinator and the workers are threads of their
 /// own (see Docs/Reliability.md, "Keeping the cooperative pool free").
@@ -101,7 +101,9 @@ private final class TwoThreadRace<Round: Sendable>: Sendable {
       followerRound.store(0, ordering: .relaxed)
       startedRound.store(0, ordering: .relaxed)
       batchNumber.store(number, ordering: .releasing)
-      guard wait(until: { finishedBatches.load(ordering: .acquiring) == 2 * number }) else {
+      guard
+        waitWhileRoundsStart(until: { finishedBatches.load(ordering: .acquiring) == 2 * number })
+      else {
         result.timedOut = true
         return result
       }
@@ -185,6 +187,27 @@ private final class TwoThreadRace<Round: Sendable>: Sendable {
     guard nanoseconds > 0 else { return }
     let end = DispatchTime.now().uptimeNanoseconds + UInt64(nanoseconds)
     while DispatchTime.now().uptimeNanoseconds < end {}
+  }
+
+  /// Waits for a batch, until `condition` holds; `false` once no round has started for
+  /// `seconds`. The bound is on progress, not on the whole batch: on a machine so loaded that
+  /// each round's start takes many time slices (a single free processor shared with a whole
+  /// test suite), a batch may take longer than `seconds`, and that is no hang; a worker stuck
+  /// in a round is.
+  private func waitWhileRoundsStart(until condition: () -> Bool) -> Bool {
+    var lastRound = startedRound.load(ordering: .relaxed)
+    var deadline = Date(timeIntervalSinceNow: seconds)
+    while !condition() {
+      let round = startedRound.load(ordering: .relaxed)
+      if round != lastRound {
+        lastRound = round
+        deadline = Date(timeIntervalSinceNow: seconds)
+      } else if Date() > deadline {
+        return false
+      }
+      usleep(1_000)
+    }
+    return true
   }
 
   /// Spins a little, then yields the processor, until `condition` holds; `false` after

@@ -222,7 +222,7 @@ struct SinkReleaseTests {
         receiveValue: { value in
           guard value >= 0 else { return probes.withLock { $0 += 1 } }
           entered.fire()
-          _ = resume.wait(timeout: .now() + 30)
+          _ = resume.wait(timeout: .now() + 600)  // the test signals it; 600 s only bounds a broken run
           captured.values.append(value)  // Still alive: the cancel came during this call.
         })
       upstream.subscribe(sink)

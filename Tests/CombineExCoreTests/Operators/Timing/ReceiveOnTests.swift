@@ -318,7 +318,7 @@ extension ReceiveOnTests {
         receiveValue: { _ in
           withExtendedLifetime(probe) {}
           entered.raise()
-          _ = proceed.wait(timeout: .now() + 30)
+          _ = proceed.wait(timeout: .now() + 600)  // the test signals it; 600 s only bounds a broken run
         })
     }
     subject.receive(on: queue).subscribe(sink)
