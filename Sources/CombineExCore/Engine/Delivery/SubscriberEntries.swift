@@ -8,8 +8,9 @@
 /// subscription's `@inlinable` init are specialized where the operator's
 /// `receive(subscriber:)` is, so the protocol methods only call them. Each takes the
 /// subscription as its argument and captures nothing (no allocation, no cycle). Used by
-/// ``OperatorDriver``, `buffer`, the timing operators and the sharing operators' inner
-/// subscriptions (the combining and merge engines still have their own spellings).
+/// ``OperatorDriver``, `buffer`, the timing operators, the sharing operators' inner
+/// subscriptions and the `untilOutputFrom` storages (the combining and merge engines still have
+/// their own spellings).
 @usableFromInline
 struct SubscriberEntries<Owner: AnyObject, Input, Failure: Error> {
   @usableFromInline

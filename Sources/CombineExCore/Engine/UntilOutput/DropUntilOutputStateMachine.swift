@@ -9,8 +9,13 @@
 /// and pass once the trigger's first value has opened it. The operator ends when the upstream
 /// completes (passed on; the trigger is cancelled), when the trigger completes before its value
 /// (passed on; the upstream is cancelled), or at a cancel (both are cancelled).
+///
+/// `@usableFromInline`, with its storage, so that it is specialized where the operator's
+/// `receive(subscriber:)` is (see ``DropUntilOutputStorage``).
+@usableFromInline
 struct DropUntilOutputStateMachine<Failure: Error> {
   /// The upstream, whose values the gate drops or lets through.
+  @usableFromInline
   enum Upstream {
     /// Waiting for its subscription, with what the downstream requested meanwhile.
     case awaitingSubscription(pending: Subscribers.Demand)
@@ -21,6 +26,7 @@ struct DropUntilOutputStateMachine<Failure: Error> {
   }
 
   /// The second publisher, whose first value opens the gate.
+  @usableFromInline
   enum Trigger {
     /// Waiting for its subscription.
     case awaitingSubscription
@@ -32,6 +38,7 @@ struct DropUntilOutputStateMachine<Failure: Error> {
   }
 
   /// Whether upstream values are dropped.
+  @usableFromInline
   enum Gate {
     /// Before the trigger's value: values are dropped. `allowance` is what the downstream
     /// requested minus the values dropped so far: as in Combine, a dropped value uses up the
@@ -42,22 +49,45 @@ struct DropUntilOutputStateMachine<Failure: Error> {
   }
 
   /// What the storage does after a transition, once the lock is released, in this order.
+  @usableFromInline
   struct Action {
     /// Cancel the upstream.
+    @usableFromInline
     var cancelUpstream: (any Subscription)?
     /// Cancel the trigger.
+    @usableFromInline
     var cancelTrigger: (any Subscription)?
     /// Take the downstream out of the storage (to deliver `deliver` to it, or to release it).
-    var releasesDownstream = false
+    @usableFromInline
+    var releasesDownstream: Bool
     /// Deliver this completion to the downstream.
+    @usableFromInline
     var deliver: Subscribers.Completion<Failure>?
+
+    @inlinable
+    init(
+      cancelUpstream: (any Subscription)? = nil, cancelTrigger: (any Subscription)? = nil,
+      releasesDownstream: Bool = false, deliver: Subscribers.Completion<Failure>? = nil
+    ) {
+      self.cancelUpstream = cancelUpstream
+      self.cancelTrigger = cancelTrigger
+      self.releasesDownstream = releasesDownstream
+      self.deliver = deliver
+    }
   }
 
-  private(set) var upstream = Upstream.awaitingSubscription(pending: .none)
-  private var trigger = Trigger.awaitingSubscription
-  private var gate = Gate.closed(allowance: .none)
+  @usableFromInline
+  var upstream = Upstream.awaitingSubscription(pending: .none)
+  @usableFromInline
+  var trigger = Trigger.awaitingSubscription
+  @usableFromInline
+  var gate = Gate.closed(allowance: .none)
+
+  @inlinable
+  init() {}
 
   /// Whether the operator has not ended yet.
+  @inlinable
   var isLive: Bool {
     if case .ended = upstream { return false }
     return true
@@ -67,6 +97,7 @@ struct DropUntilOutputStateMachine<Failure: Error> {
 
   /// The upstream's subscription arrived: returns the demand to request from it, or `nil` to
   /// cancel it (a second subscription, or one that arrives after the end).
+  @inlinable
   mutating func upstreamSubscribed(_ subscription: any Subscription) -> Subscribers.Demand? {
     guard case .awaitingSubscription(let pending) = upstream else { return nil }
     upstream = .subscribed(subscription)
@@ -77,6 +108,7 @@ struct DropUntilOutputStateMachine<Failure: Error> {
   /// dropped, whatever the upstream's state (before its subscription, after the end), and as in
   /// Combine a value beyond what the downstream requested stops the program. Once the gate is
   /// open, a value is delivered while the upstream is connected, and ignored after the end.
+  @inlinable
   mutating func admitValue() -> Bool {
     guard case .closed(let allowance) = gate else {
       if case .subscribed = upstream { return true }
@@ -92,6 +124,7 @@ struct DropUntilOutputStateMachine<Failure: Error> {
 
   /// The upstream completed: the operator ends the same way (once connected; a completion
   /// before the subscription or after the end is ignored) and cancels the trigger.
+  @inlinable
   mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Action {
     guard case .subscribed = upstream else { return Action() }
     var action = Action(releasesDownstream: true, deliver: completion)
@@ -104,6 +137,7 @@ struct DropUntilOutputStateMachine<Failure: Error> {
   // MARK: Trigger
 
   /// The trigger's subscription arrived: returns whether to keep it (and ask it for one value).
+  @inlinable
   mutating func triggerSubscribed(_ subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = trigger, isLive else { return false }
     trigger = .subscribed(subscription)
@@ -111,6 +145,7 @@ struct DropUntilOutputStateMachine<Failure: Error> {
   }
 
   /// The trigger sent a value: the first opens the gate.
+  @inlinable
   mutating func triggerSent() {
     guard case .subscribed = trigger else { return }
     gate = .open
@@ -118,6 +153,7 @@ struct DropUntilOutputStateMachine<Failure: Error> {
 
   /// The trigger completed: before its value, the operator ends the same way and cancels the
   /// upstream; after it, nothing changes.
+  @inlinable
   mutating func triggerCompleted(_ completion: Subscribers.Completion<Failure>) -> Action {
     guard case .subscribed = trigger else { return Action() }
     trigger = .done
@@ -133,6 +169,7 @@ struct DropUntilOutputStateMachine<Failure: Error> {
   // MARK: Downstream
 
   /// The downstream requested `demand`: returns the upstream to pass it on to, if connected.
+  @inlinable
   mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
     if case .closed(let allowance) = gate { gate = .closed(allowance: allowance + demand) }
     switch upstream {
@@ -147,6 +184,7 @@ struct DropUntilOutputStateMachine<Failure: Error> {
   }
 
   /// The downstream cancelled: both inputs are cancelled and the downstream released.
+  @inlinable
   mutating func cancel() -> Action {
     var action = Action(releasesDownstream: true)
     if case .subscribed(let subscription) = upstream { action.cancelUpstream = subscription }

@@ -9,30 +9,70 @@
 /// downstream is never called twice at once: a completion from the trigger comes only before
 /// its value, while no value is delivered.
 ///
+/// `@usableFromInline`, with its machine, so that it is specialized at the operator's
+/// `receive(subscriber:)`; the upstream and the downstream reach it through protocols (a
+/// generic class's unspecialized witnesses, where every generic type costs a metadata lookup),
+/// so the protocol methods, and the trigger's, only call closures made in the inlined init:
+/// ``entries`` (see ``SubscriberEntries``) and the trigger's three.
+///
 /// As Combine's, it shows itself and its trigger's subscriber in a debugger as
 /// "DropUntilOutput", with no children.
 // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`.
+@usableFromInline
 final class DropUntilOutputStorage<Downstream: Subscriber>: Subscriber, Subscription,
   NamedReflection, @unchecked Sendable
 {
+  @usableFromInline
   typealias Input = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
+  @usableFromInline
   typealias Machine = DropUntilOutputStateMachine<Failure>
 
-  private let lock = Lock()
-  private var machine = Machine()
-  /// Released when the completion is handed out or the downstream cancels.
-  private var downstream: Downstream?
+  /// The entry points of the upstream's and the downstream's events (see the type's comment).
+  @usableFromInline
+  let entries: SubscriberEntries<DropUntilOutputStorage, Input, Failure>
+  /// The entry points of the trigger's events, made in `init` as ``entries``: the trigger's
+  /// value only opens the gate, so it is not passed.
+  @usableFromInline
+  let triggerSubscriptionEntry: (DropUntilOutputStorage, any Subscription) -> Void
+  @usableFromInline
+  let triggerValueEntry: (DropUntilOutputStorage) -> Void
+  @usableFromInline
+  let triggerCompletionEntry: (DropUntilOutputStorage, Subscribers.Completion<Failure>) -> Void
 
+  @usableFromInline
+  let lock = Lock()
+  /// Read and written only under `lock`, so the runtime's exclusivity check is off.
+  @exclusivity(unchecked)
+  @usableFromInline
+  var machine = Machine()
+  /// Released when the completion is handed out or the downstream cancels. Under `lock`.
+  @exclusivity(unchecked)
+  @usableFromInline
+  var downstream: Downstream?
+
+  @inlinable
   init(downstream: Downstream) {
     self.downstream = downstream
+    entries = SubscriberEntries(
+      subscription: { $0.handle(subscription: $1) },
+      value: { $0.handle($1) },
+      completion: { $0.handle(completion: $1) },
+      request: { $0.handle(request: $1) },
+      cancel: { $0.handleCancel() })
+    triggerSubscriptionEntry = { $0.handleTrigger(subscription: $1) }
+    triggerValueEntry = { $0.handleTriggerValue() }
+    triggerCompletionEntry = { $0.handleTrigger(completion: $1) }
   }
 
+  @usableFromInline
   var description: String { "DropUntilOutput" }
 
   /// As in Combine: hands the downstream its subscription, then subscribes `trigger` (which is
   /// asked for one value) unless the operator ended meanwhile, then `upstream`, even if it
   /// ended (its subscription is then cancelled when it arrives).
+  @inlinable
   func start<Upstream: Publisher, Other: Publisher>(upstream: Upstream, trigger other: Other)
   where Upstream.Output == Input, Upstream.Failure == Failure, Other.Failure == Failure {
     lock.withLock { downstream }?.receive(subscription: self)
@@ -42,7 +82,19 @@ final class DropUntilOutputStorage<Downstream: Subscriber>: Subscriber, Subscrip
 
   // MARK: Upstream
 
-  func receive(subscription: any Subscription) {
+  @inlinable
+  func receive(subscription: any Subscription) { entries.subscription(self, subscription) }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand { entries.value(self, input) }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    entries.completion(self, completion)
+  }
+
+  @inlinable
+  func handle(subscription: any Subscription) {
     guard let demand = lock.withLock({ machine.upstreamSubscribed(subscription) }) else {
       subscription.cancel()
       return
@@ -50,53 +102,92 @@ final class DropUntilOutputStorage<Downstream: Subscriber>: Subscriber, Subscrip
     if demand > .none { subscription.request(demand) }
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  @inlinable
+  func handle(_ input: Input) -> Subscribers.Demand {
     let (admitted, downstream) = lock.withLock { (machine.admitValue(), self.downstream) }
     guard admitted, let downstream else { return .none }
     return downstream.receive(input)
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func handle(completion: Subscribers.Completion<Failure>) {
     run { $0.upstreamCompleted(completion) }
   }
 
   // MARK: Trigger
 
-  /// The subscriber of the second publisher: it hands the publisher's events to the storage.
+  /// The subscriber of the second publisher: it hands the publisher's events to the storage,
+  /// through the storage's trigger entries.
+  @usableFromInline
   struct Trigger<Input>: Subscriber, NamedReflection {
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
+    @usableFromInline
     let storage: DropUntilOutputStorage
 
-    var combineIdentifier: CombineIdentifier { CombineIdentifier(storage) }
-
-    var description: String { storage.description }
-
-    func receive(subscription: any Subscription) {
-      if storage.lock.withLock({ storage.machine.triggerSubscribed(subscription) }) {
-        subscription.request(.max(1))
-      } else {
-        subscription.cancel()
-      }
+    @inlinable
+    init(storage: DropUntilOutputStorage) {
+      self.storage = storage
     }
 
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(storage) }
+
+    @usableFromInline
+    var description: String { storage.description }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      storage.triggerSubscriptionEntry(storage, subscription)
+    }
+
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-      storage.lock.withLock { storage.machine.triggerSent() }
+      storage.triggerValueEntry(storage)
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-      storage.run { $0.triggerCompleted(completion) }
+      storage.triggerCompletionEntry(storage, completion)
     }
+  }
+
+  @inlinable
+  func handleTrigger(subscription: any Subscription) {
+    if lock.withLock({ machine.triggerSubscribed(subscription) }) {
+      subscription.request(.max(1))
+    } else {
+      subscription.cancel()
+    }
+  }
+
+  @inlinable
+  func handleTriggerValue() {
+    lock.withLock { machine.triggerSent() }
+  }
+
+  @inlinable
+  func handleTrigger(completion: Subscribers.Completion<Failure>) {
+    run { $0.triggerCompleted(completion) }
   }
 
   // MARK: Subscription (downstream side)
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable
+  func request(_ demand: Subscribers.Demand) { entries.request(self, demand) }
+
+  @inlinable
+  func cancel() { entries.cancel(self) }
+
+  @inlinable
+  func handle(request demand: Subscribers.Demand) {
     lock.withLock { machine.request(demand) }?.request(demand)
   }
 
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     run { $0.cancel() }
   }
 
@@ -104,7 +195,8 @@ final class DropUntilOutputStorage<Downstream: Subscriber>: Subscriber, Subscrip
 
   /// Runs a transition under the lock, then performs its action: cancels first, then the
   /// delivery. The downstream taken out is released on return.
-  private func run(_ body: (inout Machine) -> Machine.Action) {
+  @inlinable
+  func run(_ body: (inout Machine) -> Machine.Action) {
     let (action, downstream) = lock.withLock { () -> (Machine.Action, Downstream?) in
       let action = body(&machine)
       guard action.releasesDownstream else { return (action, nil) }

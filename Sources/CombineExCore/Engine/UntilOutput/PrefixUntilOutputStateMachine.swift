@@ -12,8 +12,13 @@
 /// downstream must not receive `.finished` during that `receive`. So the upstream's state
 /// counts the deliveries in progress, and an ending decided meanwhile waits in
 /// ``Upstream/ending(_:deliveries:)`` until the last of them returns.
+///
+/// `@usableFromInline`, with its storage, so that it is specialized where the operator's
+/// `receive(subscriber:)` is (see ``PrefixUntilOutputStorage``).
+@usableFromInline
 struct PrefixUntilOutputStateMachine<Failure: Error> {
   /// The upstream, and the deliveries of its values in progress.
+  @usableFromInline
   enum Upstream {
     /// Waiting for its subscription.
     case awaitingSubscription
@@ -31,6 +36,7 @@ struct PrefixUntilOutputStateMachine<Failure: Error> {
   }
 
   /// The second publisher, whose first value finishes the operator.
+  @usableFromInline
   enum Trigger {
     /// Waiting for its subscription.
     case awaitingSubscription
@@ -41,24 +47,49 @@ struct PrefixUntilOutputStateMachine<Failure: Error> {
   }
 
   /// What the storage does after a transition, once the lock is released, in this order.
+  @usableFromInline
   struct Action {
     /// Cancel the upstream.
+    @usableFromInline
     var cancelUpstream: (any Subscription)?
     /// Cancel the trigger.
+    @usableFromInline
     var cancelTrigger: (any Subscription)?
     /// Take the downstream out of the storage (to deliver `deliver` to it, or to release it).
-    var releasesDownstream = false
+    @usableFromInline
+    var releasesDownstream: Bool
     /// Hand the downstream its subscription before delivering: the trigger's value came before
     /// the upstream's subscription, and the downstream never completes without one.
-    var subscribesDownstream = false
+    @usableFromInline
+    var subscribesDownstream: Bool
     /// Deliver this completion to the downstream.
+    @usableFromInline
     var deliver: Subscribers.Completion<Failure>?
+
+    @inlinable
+    init(
+      cancelUpstream: (any Subscription)? = nil, cancelTrigger: (any Subscription)? = nil,
+      releasesDownstream: Bool = false, subscribesDownstream: Bool = false,
+      deliver: Subscribers.Completion<Failure>? = nil
+    ) {
+      self.cancelUpstream = cancelUpstream
+      self.cancelTrigger = cancelTrigger
+      self.releasesDownstream = releasesDownstream
+      self.subscribesDownstream = subscribesDownstream
+      self.deliver = deliver
+    }
   }
 
-  private(set) var upstream = Upstream.awaitingSubscription
-  private var trigger = Trigger.awaitingSubscription
+  @usableFromInline
+  var upstream = Upstream.awaitingSubscription
+  @usableFromInline
+  var trigger = Trigger.awaitingSubscription
+
+  @inlinable
+  init() {}
 
   /// Whether the operator has not ended yet.
+  @inlinable
   var isLive: Bool {
     switch upstream {
     case .awaitingSubscription, .subscribed: true
@@ -67,6 +98,7 @@ struct PrefixUntilOutputStateMachine<Failure: Error> {
   }
 
   /// Whether the downstream cancelled.
+  @inlinable
   var isCancelled: Bool {
     if case .cancelled = upstream { return true }
     return false
@@ -76,6 +108,7 @@ struct PrefixUntilOutputStateMachine<Failure: Error> {
 
   /// The upstream's subscription arrived: returns whether to keep it (and hand the downstream
   /// its subscription); otherwise it is cancelled (a second one, or one after the end).
+  @inlinable
   mutating func upstreamSubscribed(_ subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = upstream else { return false }
     upstream = .subscribed(subscription, deliveries: 0)
@@ -84,6 +117,7 @@ struct PrefixUntilOutputStateMachine<Failure: Error> {
 
   /// An upstream value arrived: returns whether to deliver it (only while connected), then
   /// counts it until ``delivered()``.
+  @inlinable
   mutating func admitValue() -> Bool {
     guard case .subscribed(let subscription, let deliveries) = upstream else { return false }
     upstream = .subscribed(subscription, deliveries: deliveries + 1)
@@ -92,6 +126,7 @@ struct PrefixUntilOutputStateMachine<Failure: Error> {
 
   /// A delivery counted by ``admitValue()`` returned: returns the ending that waited for the
   /// last delivery in progress, if any.
+  @inlinable
   mutating func delivered() -> Action? {
     switch upstream {
     case .subscribed(let subscription, let deliveries):
@@ -115,6 +150,7 @@ struct PrefixUntilOutputStateMachine<Failure: Error> {
   /// The upstream completed. Once connected, the operator ends the same way (after the
   /// deliveries in progress) and cancels the trigger; before the subscription, it ends without
   /// a word, as in Combine, and cancels the trigger; after the end, nothing happens.
+  @inlinable
   mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>) -> Action {
     var action = Action()
     switch upstream {
@@ -140,6 +176,7 @@ struct PrefixUntilOutputStateMachine<Failure: Error> {
   // MARK: Trigger
 
   /// The trigger's subscription arrived: returns whether to keep it (and ask it for one value).
+  @inlinable
   mutating func triggerSubscribed(_ subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = trigger, isLive else { return false }
     trigger = .subscribed(subscription)
@@ -148,6 +185,7 @@ struct PrefixUntilOutputStateMachine<Failure: Error> {
 
   /// The trigger sent its value: the operator finishes (after the deliveries in progress), and
   /// the upstream and the trigger are cancelled at once.
+  @inlinable
   mutating func triggerSent() -> Action {
     guard case .subscribed(let subscription) = trigger else { return Action() }
     var action = Action(cancelTrigger: subscription)
@@ -174,6 +212,7 @@ struct PrefixUntilOutputStateMachine<Failure: Error> {
   }
 
   /// The trigger completed without a value: it is done with, and nothing else changes.
+  @inlinable
   mutating func triggerCompleted() {
     guard case .subscribed = trigger else { return }
     trigger = .done
@@ -182,6 +221,7 @@ struct PrefixUntilOutputStateMachine<Failure: Error> {
   // MARK: Downstream
 
   /// The downstream requested: returns the upstream to pass the request on to, if connected.
+  @inlinable
   func request() -> (any Subscription)? {
     guard case .subscribed(let subscription, _) = upstream else { return nil }
     return subscription
@@ -189,6 +229,7 @@ struct PrefixUntilOutputStateMachine<Failure: Error> {
 
   /// The downstream cancelled: both inputs are cancelled, an ending that waited is dropped, and
   /// the downstream is released.
+  @inlinable
   mutating func cancel() -> Action {
     var action = Action(releasesDownstream: true)
     if case .subscribed(let subscription, _) = upstream { action.cancelUpstream = subscription }

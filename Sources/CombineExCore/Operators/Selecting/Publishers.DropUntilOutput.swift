@@ -82,6 +82,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then `other` and `upstream` are
     /// subscribed, in that order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Other.Failure == S.Failure {
       DropUntilOutputStorage(downstream: subscriber).start(upstream: upstream, trigger: other)

@@ -77,6 +77,7 @@ extension Publishers {
 
     /// Attaches the subscriber: it receives its subscription, then `other` and `upstream` are
     /// subscribed, in that order.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       PrefixUntilOutputStorage(downstream: subscriber).start(upstream: upstream, trigger: other)
