@@ -214,7 +214,8 @@ struct SubjectSinkTests {
       cancellable = attach.attach(subject) { value in
         received.withLock { $0.append(value) }
         entered.fire()
-        _ = resume.wait(timeout: .now() + 600)  // the test signals it; 600 s only bounds a broken run
+        // The test signals it; 600 s only bounds a broken run.
+        _ = resume.wait(timeout: .now() + 600)
         captured.values.append(value)
       }
     }

@@ -222,7 +222,8 @@ struct SinkReleaseTests {
         receiveValue: { value in
           guard value >= 0 else { return probes.withLock { $0 += 1 } }
           entered.fire()
-          _ = resume.wait(timeout: .now() + 600)  // the test signals it; 600 s only bounds a broken run
+          // The test signals it; 600 s only bounds a broken run.
+          _ = resume.wait(timeout: .now() + 600)
           captured.values.append(value)  // Still alive: the cancel came during this call.
         })
       upstream.subscribe(sink)

@@ -318,7 +318,8 @@ extension ReceiveOnTests {
         receiveValue: { _ in
           withExtendedLifetime(probe) {}
           entered.raise()
-          _ = proceed.wait(timeout: .now() + 600)  // the test signals it; 600 s only bounds a broken run
+          // The test signals it; 600 s only bounds a broken run.
+          _ = proceed.wait(timeout: .now() + 600)
         })
     }
     subject.receive(on: queue).subscribe(sink)
