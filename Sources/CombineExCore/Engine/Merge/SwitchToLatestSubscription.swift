@@ -55,7 +55,7 @@ where
 
   @inlinable
   func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-    storage.enter(.upstreamCompletion, with: completion)
+    storage.completionEntry(storage, completion, nil)
   }
 
   // MARK: Subscription (downstream side)
