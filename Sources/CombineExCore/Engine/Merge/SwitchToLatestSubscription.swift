@@ -27,7 +27,9 @@ where
   init(storage: MergeStorage<Downstream>) {
     self.storage = storage
     subscribeInput = { storage, value in
-      storage.subscribeNewInput(from: value) { (input: Upstream.Output) in input }
+      storage.subscribeNewInput(from: value, route: MergeValuesThroughEntry.self) {
+        (input: Upstream.Output) in input
+      }
     }
   }
 
