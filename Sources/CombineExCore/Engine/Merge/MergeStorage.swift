@@ -42,18 +42,18 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   /// storage comes as its argument), so it costs no allocation.
   @usableFromInline
   let entry: (MergeStorage, MergeEntry, UnsafeRawPointer?) -> Subscribers.Demand
-  /// Runs a completion that came in through a witness (that of an input, `input` its number,
-  /// or of the upstream, `input` `nil`) in code specialized for `Downstream`, as ``entry``.
-  /// Typed rather than a pointer: the unspecialized witness hands on the completion it was
-  /// given, where copying it into a generic payload for ``entry`` looked up the metadata of
-  /// `Subscribers.Completion<Failure>` and ran the generic copy, about 1,400 instructions per
-  /// completion (`s.SwitchToLatest`, issue 30).
   /// Runs a value of input `input` in code specialized for `Downstream`, for the inputs whose
   /// route says so (``MergeValuesThroughEntry``: switchToLatest's). The others call
   /// ``receive(_:fromInput:)`` directly, which a specialized caller inlines (see
   /// ``MergeValueRoute``).
   @usableFromInline
   let valueEntry: (MergeStorage, Downstream.Input, _ input: Int) -> Subscribers.Demand
+  /// Runs a completion that came in through a witness (that of an input, `input` its number,
+  /// or of the upstream, `input` `nil`) in code specialized for `Downstream`, as ``entry``.
+  /// Typed rather than a pointer: the unspecialized witness hands on the completion it was
+  /// given, where copying it into a generic payload for ``entry`` looked up the metadata of
+  /// `Subscribers.Completion<Failure>` and ran the generic copy, about 1,400 instructions per
+  /// completion (`s.SwitchToLatest`, issue 30).
   @usableFromInline
   let completionEntry:
     (MergeStorage, Subscribers.Completion<Downstream.Failure>, _ input: Int?) -> Void
@@ -390,7 +390,9 @@ final class MergeInput<Downstream: Subscriber, Route: MergeValueRoute>: Subscrib
 
   /// Values go to the storage directly, not through ``MergeStorage/entry``: specialized
   /// callers (a sequence, a subject's conduit) then inline the whole path, and a value is the
-  /// hot path (`f`, `g1`), where the entry's hop cost 4% to 12% more instructions.
+  /// hot path (`f`, `g1`), where the entry's hop cost 4% to 12% more instructions. Except for
+  /// switchToLatest's inputs, whose `Route` sends them through ``MergeStorage/valueEntry``
+  /// (see ``MergeValueRoute``).
   @inlinable
   func receive(_ input: Downstream.Input) -> Subscribers.Demand {
     // Decided by the type: specialized, only one of the two calls remains.
