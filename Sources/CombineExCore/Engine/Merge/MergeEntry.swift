@@ -9,10 +9,10 @@
 /// So each witness only hands the event to ``MergeStorage/entry``, a closure made in the
 /// storage's `@inlinable` initializer, that is, specialized where the subscriber's types are
 /// known; the work runs there. (Values are not among them: they go to the storage directly, as a
-/// hop per value cost the per-value paths 4% to 12%.) The event's generic payload (a completion)
-/// travels as a pointer to it, typed again inside the specialized closure, and so does a
-/// subscription (an existential): the event itself stays a trivial value, copied without
-/// retains.
+/// hop per value cost the per-value paths 4% to 12%; nor are completions: they go to
+/// ``MergeStorage/completionEntry``, typed.) A subscription (an existential) travels as a
+/// pointer to it, typed again inside the specialized closure: the event itself stays a trivial
+/// value, copied without retains.
 @usableFromInline
 enum MergeEntry {
   /// The downstream asked for more values.
@@ -21,12 +21,7 @@ enum MergeEntry {
   case cancel
   /// Input `id`'s subscription arrived (the payload points to an `any Subscription`).
   case subscription(input: Int)
-  /// Input `id` completed (the payload points to a `Subscribers.Completion<Downstream.Failure>`).
-  case completion(input: Int)
   /// The upstream's subscription arrived (flatMap, switchToLatest; the payload points to an
   /// `any Subscription`).
   case upstreamSubscription
-  /// The upstream completed (the payload points to a
-  /// `Subscribers.Completion<Downstream.Failure>`).
-  case upstreamCompletion
 }

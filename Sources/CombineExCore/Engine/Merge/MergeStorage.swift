@@ -42,6 +42,21 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   /// storage comes as its argument), so it costs no allocation.
   @usableFromInline
   let entry: (MergeStorage, MergeEntry, UnsafeRawPointer?) -> Subscribers.Demand
+  /// Runs a value of input `input` in code specialized for `Downstream`, for the inputs whose
+  /// route says so (``MergeValuesThroughEntry``: switchToLatest's). The others call
+  /// ``receive(_:fromInput:)`` directly, which a specialized caller inlines (see
+  /// ``MergeValueRoute``).
+  @usableFromInline
+  let valueEntry: (MergeStorage, Downstream.Input, _ input: Int) -> Subscribers.Demand
+  /// Runs a completion that came in through a witness (that of an input, `input` its number,
+  /// or of the upstream, `input` `nil`) in code specialized for `Downstream`, as ``entry``.
+  /// Typed rather than a pointer: the unspecialized witness hands on the completion it was
+  /// given, where copying it into a generic payload for ``entry`` looked up the metadata of
+  /// `Subscribers.Completion<Failure>` and ran the generic copy, about 1,400 instructions per
+  /// completion (`s.SwitchToLatest`, issue 30).
+  @usableFromInline
+  let completionEntry:
+    (MergeStorage, Subscribers.Completion<Downstream.Failure>, _ input: Int?) -> Void
 
   @inlinable
   init(mode: Machine.Mode, downstream: Downstream, name: String) {
@@ -50,6 +65,14 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
     description = name
     if case .fixed = mode { returnsDemandToInputs = false } else { returnsDemandToInputs = true }
     entry = { storage, event, payload in storage.handle(event, payload) }
+    valueEntry = { storage, value, input in storage.receive(value, fromInput: input) }
+    completionEntry = { storage, completion, input in
+      if let input {
+        storage.receive(completion: completion, fromInput: input)
+      } else {
+        storage.receiveUpstream(completion: completion)
+      }
+    }
   }
 
   /// Runs `event`, whose generic payload (if any) `payload` points to.
@@ -64,36 +87,16 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
       receive(
         subscription: payload.unsafelyUnwrapped.assumingMemoryBound(to: (any Subscription).self)
           .pointee, forInput: id)
-    case .completion(let id):
-      receive(
-        completion: payload.unsafelyUnwrapped.assumingMemoryBound(
-          to: Subscribers.Completion<Downstream.Failure>.self
-        ).pointee, fromInput: id)
     case .upstreamSubscription:
       receiveUpstream(
         subscription: payload.unsafelyUnwrapped.assumingMemoryBound(to: (any Subscription).self)
           .pointee)
-    case .upstreamCompletion:
-      receiveUpstream(
-        completion: payload.unsafelyUnwrapped.assumingMemoryBound(
-          to: Subscribers.Completion<Downstream.Failure>.self
-        ).pointee)
     }
     return .none
   }
 
-  /// Hands `event` to ``entry``, with a pointer to `payload`.
-  @inlinable
-  @discardableResult
-  func enter<Payload>(_ event: MergeEntry, with payload: Payload) -> Subscribers.Demand {
-    // A copy in a variable, for an address that lives through the call (`withUnsafePointer`
-    // on a borrowed value may hand out the address of a temporary).
-    var payload = payload
-    return withUnsafeMutablePointer(to: &payload) { entry(self, event, UnsafeRawPointer($0)) }
-  }
-
   /// Hands `event` to ``entry``, with a pointer to `subscription`, in a variable of type
-  /// `any Subscription` (not through ``enter(_:with:)``: there, the optimizer may open the
+  /// `any Subscription` (not through a generic function: there, the optimizer may open the
   /// existential and hand out the address of the bare reference).
   @inlinable
   func enter(_ event: MergeEntry, subscription: any Subscription) {
@@ -124,27 +127,30 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   func subscribe<Input: Publisher>(_ input: Input, as id: Int)
   where Input.Output == Downstream.Input, Input.Failure == Downstream.Failure {
     guard isActive else { return }
-    input.subscribe(MergeInput(storage: self, id: id))
+    input.subscribe(MergeInput<Downstream, MergeValuesDirect>(storage: self, id: id))
   }
 
   /// Registers and subscribes a new input made from an upstream value (flatMap,
   /// switchToLatest). `makeInput` runs only if the merge is still active.
   @inlinable
-  func subscribeNewInput<Input: Publisher>(_ makeInput: () -> Input)
-  where Input.Output == Downstream.Input, Input.Failure == Downstream.Failure {
+  func subscribeNewInput<Input: Publisher, Route: MergeValueRoute>(
+    route: Route.Type, _ makeInput: () -> Input
+  ) where Input.Output == Downstream.Input, Input.Failure == Downstream.Failure {
     guard let (id, replaced) = lock.withLock({ machine.addInput() }) else { return }
     for subscription in replaced { subscription.cancel() }
-    makeInput().subscribe(MergeInput(storage: self, id: id))
+    makeInput().subscribe(MergeInput<Downstream, Route>(storage: self, id: id))
   }
 
   /// Subscribes the input that an upstream value (pointed to by `payload`) becomes, through
   /// `makeInput`: called from ``MergeUpstream`` and ``SwitchToLatestSubscription`` through a
   /// closure of theirs made where the types are known (see ``MergeEntry``).
   @inlinable
-  func subscribeNewInput<Value, Input: Publisher>(
-    from payload: UnsafeRawPointer, _ makeInput: (Value) -> Input
+  func subscribeNewInput<Value, Input: Publisher, Route: MergeValueRoute>(
+    from payload: UnsafeRawPointer, route: Route.Type, _ makeInput: (Value) -> Input
   ) where Input.Output == Downstream.Input, Input.Failure == Downstream.Failure {
-    subscribeNewInput { makeInput(payload.assumingMemoryBound(to: Value.self).pointee) }
+    subscribeNewInput(route: route) {
+      makeInput(payload.assumingMemoryBound(to: Value.self).pointee)
+    }
   }
 
   @inlinable
@@ -355,7 +361,9 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 /// The subscriber a merge attaches to each of its inputs: it tags the input's events with the
 /// input's identifier and hands them to the ``MergeStorage``.
 @usableFromInline
-final class MergeInput<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+final class MergeInput<Downstream: Subscriber, Route: MergeValueRoute>: Subscriber,
+  CustomStringConvertible
+{
   @usableFromInline
   typealias Input = Downstream.Input
   @usableFromInline
@@ -382,15 +390,19 @@ final class MergeInput<Downstream: Subscriber>: Subscriber, CustomStringConverti
 
   /// Values go to the storage directly, not through ``MergeStorage/entry``: specialized
   /// callers (a sequence, a subject's conduit) then inline the whole path, and a value is the
-  /// hot path (`f`, `g1`), where the entry's hop cost 4% to 12% more instructions.
+  /// hot path (`f`, `g1`), where the entry's hop cost 4% to 12% more instructions. Except for
+  /// switchToLatest's inputs, whose `Route` sends them through ``MergeStorage/valueEntry``
+  /// (see ``MergeValueRoute``).
   @inlinable
   func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-    storage.receive(input, fromInput: id)
+    // Decided by the type: specialized, only one of the two calls remains.
+    if Route.throughEntry { return storage.valueEntry(storage, input, id) }
+    return storage.receive(input, fromInput: id)
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-    storage.enter(.completion(input: id), with: completion)
+    storage.completionEntry(storage, completion, id)
   }
 }
 
@@ -422,7 +434,8 @@ where
     self.storage = storage
     self.transform = transform
     subscribeInput = { upstream, value in
-      upstream.storage.subscribeNewInput(from: value, upstream.transform)
+      upstream.storage.subscribeNewInput(
+        from: value, route: MergeValuesDirect.self, upstream.transform)
     }
   }
 
@@ -444,6 +457,37 @@ where
 
   @inlinable
   func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-    storage.enter(.upstreamCompletion, with: completion)
+    storage.completionEntry(storage, completion, nil)
   }
+}
+
+/// How a ``MergeInput`` hands its values to its ``MergeStorage``, decided by its type so that
+/// code specialized for the input keeps only one of the two calls.
+///
+/// Directly (``MergeValuesDirect``: merge, flatMap): a caller specialized for the input (a
+/// sequence, a subject's conduit) inlines the storage's whole value path; through the
+/// storage's ``MergeStorage/valueEntry`` closure, the per-value workloads cost 4% (`g1`) to 18%
+/// (`f`) more. Through the entry (``MergeValuesThroughEntry``: switchToLatest): an upstream
+/// that calls the input through the `Subscriber` protocol runs the input's unspecialized code,
+/// where the storage's value path looked up the metadata of its generic types at every value
+/// (about 5,000 instructions of subscribing to `switchToLatest`, issue 30); the entry is
+/// specialized.
+@usableFromInline
+protocol MergeValueRoute {
+  /// Whether values go through ``MergeStorage/valueEntry``.
+  static var throughEntry: Bool { get }
+}
+
+/// Values go to the storage directly (see ``MergeValueRoute``).
+@usableFromInline
+enum MergeValuesDirect: MergeValueRoute {
+  @inlinable
+  static var throughEntry: Bool { false }
+}
+
+/// Values go through the storage's entry (see ``MergeValueRoute``).
+@usableFromInline
+enum MergeValuesThroughEntry: MergeValueRoute {
+  @inlinable
+  static var throughEntry: Bool { true }
 }

@@ -27,7 +27,9 @@ where
   init(storage: MergeStorage<Downstream>) {
     self.storage = storage
     subscribeInput = { storage, value in
-      storage.subscribeNewInput(from: value) { (input: Upstream.Output) in input }
+      storage.subscribeNewInput(from: value, route: MergeValuesThroughEntry.self) {
+        (input: Upstream.Output) in input
+      }
     }
   }
 
@@ -55,7 +57,7 @@ where
 
   @inlinable
   func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-    storage.enter(.upstreamCompletion, with: completion)
+    storage.completionEntry(storage, completion, nil)
   }
 
   // MARK: Subscription (downstream side)

@@ -14,8 +14,10 @@
 ///
 /// Values pass straight through without buffering: only one stage is live at a time, and a
 /// stage starts only after the previous one completed, so deliveries never overlap.
+@usableFromInline
 struct RelayStateMachine {
   /// Where the relay is in its life.
+  @usableFromInline
   enum State {
     /// Waiting for the subscription of `stage` (at the start, or after the previous stage
     /// completed). Demand the downstream requests meanwhile accumulates in `demand`, and goes
@@ -28,6 +30,7 @@ struct RelayStateMachine {
   }
 
   /// What to do with a stage's subscription once the lock is released.
+  @usableFromInline
   enum SubscriptionAction {
     /// Ask it for the demand carried over.
     case request(any Subscription, Subscribers.Demand)
@@ -38,6 +41,7 @@ struct RelayStateMachine {
   }
 
   /// What to do with a value a stage sent.
+  @usableFromInline
   enum ValueVerdict {
     /// Deliver it: it consumed a unit of the downstream's demand.
     case deliver
@@ -49,6 +53,7 @@ struct RelayStateMachine {
   }
 
   /// How a stage's completion relates to the relay's state.
+  @usableFromInline
   enum StageCompletion {
     /// The live stage completed; the relay now waits for stage `stage + 1`.
     case live
@@ -66,7 +71,13 @@ struct RelayStateMachine {
   /// stage's subscription).
   private(set) var downstreamNeedsSubscription = true
 
+  /// A relay at stage 0, awaiting that stage's subscription (usable from the relay's inlinable
+  /// initializer).
+  @usableFromInline
+  init() {}
+
   /// Whether the relay has not ended yet.
+  @usableFromInline
   var isLive: Bool {
     if case .terminated = state { return false }
     return true
@@ -74,6 +85,7 @@ struct RelayStateMachine {
 
   /// A stage's subscription arrived: returns what to do with it, and whether the caller must
   /// first hand the downstream its subscription (once, with the first stage's).
+  @usableFromInline
   mutating func receive(
     subscription: any Subscription, stage: Int
   ) -> (action: SubscriptionAction, subscribeDownstream: Bool) {
@@ -88,6 +100,7 @@ struct RelayStateMachine {
 
   /// A stage sent a value. A value of the awaited stage that comes before its subscription is
   /// delivered if the downstream asked for it (Combine does, for `retry`).
+  @usableFromInline
   mutating func receiveValue(stage: Int) -> ValueVerdict {
     switch state {
     case .connected(stage, let subscription, let demand):
@@ -105,6 +118,7 @@ struct RelayStateMachine {
 
   /// The downstream asked for `more` in return for a value of `stage`: returns whether the
   /// stage is still the current one, and its subscription if it has one.
+  @usableFromInline
   mutating func addDemand(
     _ more: Subscribers.Demand, stage: Int
   ) -> (isCurrent: Bool, subscription: (any Subscription)?) {
@@ -123,6 +137,7 @@ struct RelayStateMachine {
   /// A stage completed: if it is the live one (or the awaited one and `acceptEarly`), the relay
   /// waits for stage `stage + 1` (keeping the outstanding demand); the caller then starts that
   /// stage or ends the relay with ``terminate()``.
+  @usableFromInline
   mutating func completeStage(_ stage: Int, acceptEarly: Bool) -> StageCompletion {
     switch state {
     case .connected(stage, _, let demand):
@@ -141,6 +156,7 @@ struct RelayStateMachine {
 
   /// Ends the relay after the last stage completed: returns whether it was still live (the
   /// caller then delivers the completion).
+  @usableFromInline
   mutating func terminate() -> Bool {
     if case .terminated = state { return false }
     state = .terminated
@@ -149,6 +165,7 @@ struct RelayStateMachine {
 
   /// The downstream asked for more: returns the live stage's subscription, to pass the demand
   /// on to (without one, the demand waits for the next stage's subscription).
+  @usableFromInline
   mutating func request(_ more: Subscribers.Demand) -> (any Subscription)? {
     switch state {
     case .awaitingSubscription(let stage, let demand):
@@ -163,6 +180,7 @@ struct RelayStateMachine {
   }
 
   /// The downstream cancelled: returns the live stage's subscription, to cancel.
+  @usableFromInline
   mutating func cancel() -> (any Subscription)? {
     defer { state = .terminated }
     if case .connected(_, let subscription, _) = state { return subscription }

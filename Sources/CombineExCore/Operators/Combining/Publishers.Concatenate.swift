@@ -146,6 +146,7 @@ extension Publishers {
 
     /// Attaches the subscriber: the prefix is subscribed, and the subscriber receives its
     /// subscription when the prefix's arrives, as in Combine.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       ConcatenateSubscription(suffix: suffix, downstream: subscriber).start(prefix)
@@ -160,18 +161,22 @@ extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equ
 
 /// The subscription of ``Publishers/Concatenate``: stage 0 relays the prefix; when it
 /// finishes, stage 1 relays the suffix with the demand carried over.
+@usableFromInline
 final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>:
   RelayStorage<Downstream>, @unchecked Sendable
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
   // @unchecked Sendable: `suffix` is guarded by `lock`; the base class guards the rest.
   /// Kept until it is subscribed or the downstream cancels (then released, with what it holds).
-  private var suffix: Suffix?
+  @usableFromInline
+  var suffix: Suffix?
 
+  @inlinable
   init(suffix: Suffix, downstream: Downstream) {
     self.suffix = suffix
     super.init(downstream: downstream)
   }
 
+  @usableFromInline
   override var description: String { "Concatenate" }
 
   override func didCancel() {
@@ -180,13 +185,15 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
   }
 
   /// Takes the suffix out (once), to subscribe or to release it.
-  private func takeSuffix() -> Suffix? {
+  @inlinable
+  func takeSuffix() -> Suffix? {
     lock.withLock {
       defer { suffix = nil }
       return suffix
     }
   }
 
+  @inlinable
   func start<Prefix: Publisher>(_ prefix: Prefix)
   where Prefix.Output == Downstream.Input, Prefix.Failure == Downstream.Failure {
     subscribe(prefix, stage: 0, role: RelayFirstStage.self) { [self] completion in

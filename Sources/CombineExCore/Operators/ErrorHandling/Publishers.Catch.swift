@@ -54,6 +54,7 @@ extension Publishers {
 
     /// Attaches the subscriber: the upstream is subscribed, and the subscriber receives its
     /// subscription when the upstream's arrives, as in Combine.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       CatchSubscription(handler: handler, downstream: subscriber).start(upstream)
@@ -63,33 +64,40 @@ extension Publishers {
 
 /// The subscription of ``Publishers/Catch``: stage 0 relays the upstream; if it fails, stage 1
 /// relays the handler's publisher with the demand carried over.
+@usableFromInline
 final class CatchSubscription<
   UpstreamFailure: Error, NewPublisher: Publisher, Downstream: Subscriber
 >:
   RelayStorage<Downstream>, @unchecked Sendable
 where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure {
   // @unchecked Sendable: `handler` is immutable; the base class guards the rest.
+  @usableFromInline
   let handler: (UpstreamFailure) -> NewPublisher
 
+  @inlinable
   init(handler: @escaping (UpstreamFailure) -> NewPublisher, downstream: Downstream) {
     self.handler = handler
     super.init(downstream: downstream)
   }
 
+  @usableFromInline
   override var description: String { "Catch" }
 
   override var mirrorsDemand: Bool { true }
 
+  @usableFromInline
   override func unwantedValue(stage: Int) {
     catchUnwantedValue(operator: description, stage: stage)
   }
 
+  @usableFromInline
   override func unexpectedCompletion(
     _ kind: RelayStateMachine.StageCompletion, stage: Int, isFailure: Bool
   ) {
     catchUnexpectedCompletion(operator: description, kind, stage: stage, isFailure: isFailure)
   }
 
+  @inlinable
   func start<Upstream: Publisher>(_ upstream: Upstream)
   where Upstream.Output == Downstream.Input, Upstream.Failure == UpstreamFailure {
     subscribe(upstream, stage: 0, role: RelayFirstStage.self) { [self] completion in

@@ -63,6 +63,7 @@ extension Publishers {
 
     /// Attaches the subscriber: the upstream is subscribed, and the subscriber receives its
     /// subscription when the upstream's arrives, as in Combine.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       RetrySubscription(upstream: upstream, retries: retries, downstream: subscriber)
@@ -80,19 +81,25 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 /// being subscribed (a synchronous failure, or one from another thread) only records the next
 /// attempt, which the subscribing thread starts when the current `receive(subscriber:)`
 /// returns.
+@usableFromInline
 final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
   RelayStorage<Downstream>, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
   // @unchecked Sendable: `upstream` is immutable; `remaining`, `isSubscribing` and
   // `pendingStage` are guarded by `lock`; the base class guards the rest.
+  @usableFromInline
   let upstream: Upstream
   /// Retries left; `nil` means without limit.
-  private var remaining: Int?
+  @usableFromInline
+  var remaining: Int?
   /// Whether some thread is inside `upstream.receive(subscriber:)` for an attempt.
-  private var isSubscribing = false
+  @usableFromInline
+  var isSubscribing = false
   /// An attempt requested while another was being subscribed.
-  private var pendingStage: Int?
+  @usableFromInline
+  var pendingStage: Int?
 
+  @inlinable
   init(upstream: Upstream, retries: Int?, downstream: Downstream) {
     self.upstream = upstream
     // A negative count retries without limit, as in Combine.
@@ -100,8 +107,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     super.init(downstream: downstream)
   }
 
+  @usableFromInline
   override var description: String { "Retry" }
 
+  @usableFromInline
   override func unwantedValue(stage: Int) {
     apiViolation(
       "Retry's upstream sent a value that was not requested. A publisher sends at most what "
@@ -109,11 +118,14 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
   }
 
   // As in Combine: a completion before the subscription counts (a failure is retried).
+  @usableFromInline
   override var acceptsCompletionBeforeSubscription: Bool { true }
 
+  @usableFromInline
   override var requestsReturnedDemand: Bool { true }
 
   /// Subscribes attempt `stage`, or hands it to the thread already subscribing one.
+  @inlinable
   func attempt(stage: Int) {
     let subscribesNow = lock.withLock { () -> Bool in
       if isSubscribing {
@@ -139,7 +151,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
   }
 
-  private func attemptEnded(stage: Int, with completion: Subscribers.Completion<Upstream.Failure>) {
+  @inlinable
+  func attemptEnded(stage: Int, with completion: Subscribers.Completion<Upstream.Failure>) {
     guard case .failure = completion else {
       finish(completion)
       return
