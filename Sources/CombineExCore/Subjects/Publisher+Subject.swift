@@ -56,43 +56,17 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
   @usableFromInline
   var upstream: (any Subscription)?
   @usableFromInline
-  let entries: Entries
+  let entries: SubscriberEntries<SubjectSubscriber, Input, Failure>
 
   @inlinable
   init(subject: Downstream) {
     self.subject = subject
-    entries = Entries(
+    entries = SubscriberEntries(
       subscription: { $0.handle(subscription: $1) },
+      value: { $0.handle($1) },
       completion: { $0.handle(completion: $1) },
       request: { $0.handle(request: $1) },
       cancel: { $0.handleCancel() })
-  }
-
-  /// The entry points of the events, written in the inlined `init`, so specialized; they
-  /// capture nothing (no allocation).
-  @usableFromInline
-  struct Entries {
-    @usableFromInline
-    let subscription: (SubjectSubscriber, any Subscription) -> Void
-    @usableFromInline
-    let completion: (SubjectSubscriber, Subscribers.Completion<Failure>) -> Void
-    @usableFromInline
-    let request: (SubjectSubscriber, Subscribers.Demand) -> Void
-    @usableFromInline
-    let cancel: (SubjectSubscriber) -> Void
-
-    @inlinable
-    init(
-      subscription: @escaping (SubjectSubscriber, any Subscription) -> Void,
-      completion: @escaping (SubjectSubscriber, Subscribers.Completion<Failure>) -> Void,
-      request: @escaping (SubjectSubscriber, Subscribers.Demand) -> Void,
-      cancel: @escaping (SubjectSubscriber) -> Void
-    ) {
-      self.subscription = subscription
-      self.completion = completion
-      self.request = request
-      self.cancel = cancel
-    }
   }
 
   @usableFromInline
@@ -137,6 +111,11 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
+    entries.value(self, input)
+  }
+
+  @inlinable
+  func handle(_ input: Input) -> Subscribers.Demand {
     let subject = lock.withLock { status == .subscribed ? self.subject : nil }
     subject?.send(input)
     return .none

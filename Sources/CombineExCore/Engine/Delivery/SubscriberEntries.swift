@@ -9,8 +9,8 @@
 /// `receive(subscriber:)` is, so the protocol methods only call them. Each takes the
 /// subscription as its argument and captures nothing (no allocation, no cycle). Used by
 /// ``OperatorDriver``, `buffer`, the timing operators, the sharing operators' inner
-/// subscriptions and the `untilOutputFrom` storages (the combining and merge engines still have
-/// their own spellings).
+/// subscriptions, `subscribe(_:)`'s subject subscriber, the `untilOutputFrom` storages and the
+/// relay's stages (the combining and merge engines still have their own spellings).
 @usableFromInline
 struct SubscriberEntries<Owner: AnyObject, Input, Failure: Error> {
   @usableFromInline
