@@ -38,3 +38,16 @@ extension DeferredFutureProtocol {
     eraseToAnyDeferredFuture().future.publisher
   }
 }
+
+extension DeferredFutureProtocol {
+  /// The future as a chain that single-value operators compose onto (one subscription for the
+  /// whole chain), or `nil` if it runs as a publisher (then the operators subscribe it).
+  var composableChain: FutureChain<Output, Failure>? {
+    eraseToAnyDeferredFuture().future.chain
+  }
+
+  /// Runs the future as the next stage of a composed future's subscription.
+  func run(in run: FutureRun, promise: @escaping FutureChain<Output, Failure>.Continuation) {
+    eraseToAnyDeferredFuture().future.run(in: run, promise: promise)
+  }
+}
