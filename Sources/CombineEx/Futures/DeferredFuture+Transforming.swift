@@ -18,6 +18,7 @@ extension DeferredFutureProtocol {
   ///
   /// - Parameter transform: Applied to the value; the failure passes through unchanged. It
   ///   runs when the work reports its value, which may be before the subscriber asks for it.
+  @inlinable
   public func map<T>(_ transform: @escaping (Output) -> T) -> DeferredFuture<T, Failure> {
     guard let chain = composableChain else {
       return DeferredFuture(publisher: erasedPublisher.map(transform))
@@ -176,6 +177,7 @@ extension DeferredFutureProtocol {
   /// arrives; a failure of either fails the chain, and cancelling cancels whichever runs. When
   /// both are made from work (promise or `async` closures, `just`, `fail`, and single-value
   /// operators on those), the chain runs as one subscription.
+  @inlinable
   public func flatMap<F: DeferredFutureProtocol>(
     _ transform: @escaping (Output) -> F
   ) -> DeferredFuture<F.Output, Failure> where F.Failure == Failure {
@@ -201,6 +203,7 @@ extension DeferredFutureProtocol {
   ///   .sink(receiveCompletion: { _ in }, receiveValue: { print($0) })
   /// // Prints: 20
   /// ```
+  @inlinable
   public func flatMap<F: DeferredFutureProtocol>(
     _ transform: @escaping (Output) -> F
   ) -> DeferredFuture<F.Output, Failure> where F.Failure == Never {
@@ -230,6 +233,7 @@ extension DeferredFutureProtocol {
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
   /// // Prints: failure(Offline())
   /// ```
+  @inlinable
   public func flatMap<F: DeferredFutureProtocol>(
     _ transform: @escaping (Output) -> F
   ) -> DeferredFuture<F.Output, F.Failure> where Failure == Never {
@@ -254,6 +258,7 @@ extension DeferredFutureProtocol {
   ///   .sink { print($0) }
   /// // Prints: #2
   /// ```
+  @inlinable
   public func flatMap<F: DeferredFutureProtocol>(
     _ transform: @escaping (Output) -> F
   ) -> DeferredFuture<F.Output, Never> where Failure == Never, F.Failure == Never {

@@ -36,6 +36,10 @@ import CombineExCore
 /// - Only the first call of the promise counts; later calls, from any thread, are ignored.
 /// - Cancelling releases the subscriber at once and cancels the work when it can be
 ///   cancelled (the task of the `async` initializer).
+/// - A chain of single-value operators (`map`, `flatMap`, `catch`, ...) on futures made from
+///   work runs as one subscription: the operators compose the work. A composed `map` (or
+///   `tryMap`, `mapError`, ...) therefore runs its closure when the work reports its result,
+///   not when the subscriber asks for the value; the value still waits for demand.
 public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
   /// The closure a `DeferredFuture`'s work calls with its result: the first call counts, later
   /// ones are ignored. It may be called from any thread.
@@ -44,6 +48,7 @@ public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
   /// How the future runs: from work (its start closure, which single-value operators compose
   /// into one subscription), or as a publisher that is cold and sends at most one value (the
   /// operators that need their own subscription: `delay`, `receive(on:)`, `timeout`, ...).
+  @usableFromInline
   enum Source {
     /// One piece of work: a promise closure, an `async` closure, `just`, `fail`.
     case work(FutureWork<Output, Failure>)
@@ -54,25 +59,30 @@ public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
   }
 
   /// How the future runs.
+  @usableFromInline
   let source: Source
 
   /// Wraps a publisher that the caller guarantees is cold and sends one value then
   /// `.finished`, or a failure.
+  @usableFromInline
   init<P: Publisher>(publisher: P) where P.Output == Output, P.Failure == Failure {
     source = .publisher(publisher.eraseToAnyPublisher())
   }
 
   /// A future that runs `work` for each subscription.
+  @usableFromInline
   init(publisher work: FutureWork<Output, Failure>) {
     source = .work(work)
   }
 
   /// A future that runs `chain` for each subscription.
+  @inlinable
   init(chain: FutureChain<Output, Failure>) {
     source = .chain(chain)
   }
 
   /// The future as a publisher, type-erased: what the operators that subscribe it build on.
+  @usableFromInline
   var publisher: AnyPublisher<Output, Failure> {
     switch source {
     case .work(let work): work.eraseToAnyPublisher()
@@ -82,6 +92,7 @@ public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
   }
 
   /// The future as a chain to compose operators onto, or `nil` if it runs as a publisher.
+  @inlinable
   var chain: FutureChain<Output, Failure>? {
     switch source {
     case .work(let work): FutureChain { run, promise in work.run(in: run, promise: promise) }
@@ -92,6 +103,7 @@ public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
 
   /// Runs the future as the next stage of a composed future's subscription: its work in
   /// `run`, or, for a future made from a publisher, a subscription of that publisher.
+  @inlinable
   func run(in run: FutureRun, promise: @escaping FutureChain<Output, Failure>.Continuation) {
     switch source {
     case .work(let work):
@@ -186,6 +198,7 @@ public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
   }
 
   /// Runs the work for this subscriber and delivers its result.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     switch source {
     case .work(let work): work.receive(subscriber: subscriber)

@@ -117,9 +117,11 @@ struct DeferredFutureCompositionTests {
     let rethrown = failing.tryCatch { _ -> DeferredFuture<Int, FuturesError> in
       throw FuturesError(9)
     }
-    #expect(completionFailure(rethrown.record().receivedCompletion) as? FuturesError == FuturesError(9))
+    #expect(
+      completionFailure(rethrown.record().receivedCompletion) as? FuturesError == FuturesError(9))
     let thrown = DeferredFuture<Int, Never>.just(1).tryMap { _ -> Int in throw FuturesError(10) }
-    #expect(completionFailure(thrown.record().receivedCompletion) as? FuturesError == FuturesError(10))
+    #expect(
+      completionFailure(thrown.record().receivedCompletion) as? FuturesError == FuturesError(10))
     let passed = DeferredFuture<Int, FuturesError>.just(2).catch { _ in
       DeferredFuture<Int, Never>.just(0)
     }
@@ -130,7 +132,9 @@ struct DeferredFutureCompositionTests {
   func flatMapIntoPublisherBasedFuture() {
     let scheduler = DispatchQueue.test
     let recorder = DeferredFuture<Int, Never>.just(1)
-      .flatMap { DeferredFuture<Int, Never>.just($0 + 1).delay(for: .seconds(1), scheduler: scheduler) }
+      .flatMap {
+        DeferredFuture<Int, Never>.just($0 + 1).delay(for: .seconds(1), scheduler: scheduler)
+      }
       .map { $0 * 10 }
       .record()
     #expect(recorder.events == [.subscription])
