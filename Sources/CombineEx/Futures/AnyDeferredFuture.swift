@@ -24,6 +24,7 @@ import CombineExCore
 /// single-value operators, which return a ``DeferredFuture``.
 public struct AnyDeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
   /// The wrapped future.
+  @usableFromInline
   let future: DeferredFuture<Output, Failure>
 
   init(wrapping future: DeferredFuture<Output, Failure>) {

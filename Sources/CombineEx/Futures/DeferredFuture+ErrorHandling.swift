@@ -1,6 +1,8 @@
 import CombineExCore
 
-// Single-value error-handling operators; each returns a cold `DeferredFuture`.
+// Single-value error-handling operators; each returns a cold `DeferredFuture`. On a future
+// made from work, `catch`, `tryCatch` and `replaceError` compose onto the work's start closure
+// (one subscription for the chain), as the transforming operators do.
 
 extension DeferredFutureProtocol {
   /// Replaces a failure with the result of another future.
@@ -18,7 +20,16 @@ extension DeferredFutureProtocol {
   public func `catch`<F: DeferredFutureProtocol>(
     _ handler: @escaping (Failure) -> F
   ) -> DeferredFuture<Output, F.Failure> where F.Output == Output {
-    DeferredFuture<Output, F.Failure>(publisher: erasedPublisher.catch(handler))
+    guard let chain = composableChain else {
+      return DeferredFuture<Output, F.Failure>(publisher: erasedPublisher.catch(handler))
+    }
+    return DeferredFuture(
+      chain: chain.then { result, run, promise in
+        switch result {
+        case .success(let value): promise(.success(value))
+        case .failure(let error): handler(error).run(in: run, promise: promise)
+        }
+      })
   }
 
   /// Replaces a failure with the result of another future: the original CombineEx's name for
@@ -52,7 +63,22 @@ extension DeferredFutureProtocol {
   public func tryCatch<F: DeferredFutureProtocol>(
     _ handler: @escaping (Failure) throws -> F
   ) -> DeferredFuture<Output, any Error> where F.Output == Output {
-    DeferredFuture<Output, any Error>(publisher: erasedPublisher.tryCatch(handler))
+    guard let chain = composableChain else {
+      return DeferredFuture<Output, any Error>(publisher: erasedPublisher.tryCatch(handler))
+    }
+    return DeferredFuture(
+      chain: chain.then { result, run, promise in
+        switch result {
+        case .success(let value):
+          promise(.success(value))
+        case .failure(let error):
+          do {
+            try handler(error).run(in: run) { promise($0.mapError { $0 }) }
+          } catch {
+            promise(.failure(error))
+          }
+        }
+      })
   }
 
   /// Replaces a failure with a value: the result cannot fail.
@@ -65,7 +91,16 @@ extension DeferredFutureProtocol {
   /// // Prints: 0
   /// ```
   public func replaceError(with output: Output) -> DeferredFuture<Output, Never> {
-    DeferredFuture<Output, Never>(publisher: erasedPublisher.replaceError(with: output))
+    guard let chain = composableChain else {
+      return DeferredFuture<Output, Never>(publisher: erasedPublisher.replaceError(with: output))
+    }
+    return DeferredFuture(
+      chain: chain.then { result, _, promise in
+        switch result {
+        case .success(let value): promise(.success(value))
+        case .failure: promise(.success(output))
+        }
+      })
   }
 
   /// Runs the work again after a failure, at most `retries` more times.

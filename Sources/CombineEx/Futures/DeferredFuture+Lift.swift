@@ -91,6 +91,17 @@ extension DeferredFutureProtocol {
       @escaping (Result<Output, Failure>, @escaping Future<NewOutput, NewFailure>.Promise)
       -> Void
   ) -> DeferredFuture<NewOutput, NewFailure> {
+    if let chain = composableChain {
+      // Made from work: `next` runs as the chain's next stage, in the same subscription.
+      return DeferredFuture<NewOutput, NewFailure>(
+        chain: chain.then { result, run, continuation in
+          FutureWork<NewOutput, NewFailure> { promise in
+            next(result, promise)
+            return nil
+          }
+          .run(in: run, promise: continuation)
+        })
+    }
     let results =
       erasedPublisher
       .map { Result<Output, Failure>.success($0) }

@@ -1,7 +1,10 @@
 import CombineExCore
 
-// Single-value transforming operators. Each returns a `DeferredFuture` whose subscription
-// subscribes this future once, so the work still runs once per subscription.
+// Single-value transforming operators. On a future made from work (or composed of such), each
+// composes its step onto the work's start closure, so the whole chain runs as one
+// subscription; on a future made from a publisher (`delay`, `receive(on:)`, ...), each
+// returns a `DeferredFuture` that subscribes this future once. Either way the work runs once
+// per subscription.
 
 extension DeferredFutureProtocol {
   /// Transforms the future's value with a closure, keeping the result a cold future.
@@ -13,9 +16,15 @@ extension DeferredFutureProtocol {
   /// // Prints: 21
   /// ```
   ///
-  /// - Parameter transform: Applied to the value; the failure passes through unchanged.
+  /// - Parameter transform: Applied to the value; the failure passes through unchanged. It
+  ///   runs when the work reports its value, which may be before the subscriber asks for it.
+  @inlinable
   public func map<T>(_ transform: @escaping (Output) -> T) -> DeferredFuture<T, Failure> {
-    DeferredFuture(publisher: erasedPublisher.map(transform))
+    guard let chain = composableChain else {
+      return DeferredFuture(publisher: erasedPublisher.map(transform))
+    }
+    return DeferredFuture(
+      chain: chain.then { result, _, promise in promise(result.map(transform)) })
   }
 
   /// Publishes the value of a key path of the future's value.
@@ -28,7 +37,10 @@ extension DeferredFutureProtocol {
   /// // Prints: Ada
   /// ```
   public func map<T>(_ keyPath: KeyPath<Output, T>) -> DeferredFuture<T, Failure> {
-    DeferredFuture<T, Failure>(publisher: erasedPublisher.map(keyPath))
+    guard composableChain != nil else {
+      return DeferredFuture<T, Failure>(publisher: erasedPublisher.map(keyPath))
+    }
+    return map { $0[keyPath: keyPath] }
   }
 
   /// Publishes the values of two key paths of the future's value, as a tuple.
@@ -43,7 +55,11 @@ extension DeferredFutureProtocol {
   public func map<T0, T1>(
     _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>
   ) -> DeferredFuture<(T0, T1), Failure> {
-    DeferredFuture<(T0, T1), Failure>(publisher: erasedPublisher.map(keyPath0, keyPath1))
+    guard composableChain != nil else {
+      return DeferredFuture<(T0, T1), Failure>(
+        publisher: erasedPublisher.map(keyPath0, keyPath1))
+    }
+    return map { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) }
   }
 
   /// Publishes the values of three key paths of the future's value, as a tuple.
@@ -59,8 +75,11 @@ extension DeferredFutureProtocol {
     _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>,
     _ keyPath2: KeyPath<Output, T2>
   ) -> DeferredFuture<(T0, T1, T2), Failure> {
-    DeferredFuture<(T0, T1, T2), Failure>(
-      publisher: erasedPublisher.map(keyPath0, keyPath1, keyPath2))
+    guard composableChain != nil else {
+      return DeferredFuture<(T0, T1, T2), Failure>(
+        publisher: erasedPublisher.map(keyPath0, keyPath1, keyPath2))
+    }
+    return map { ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]) }
   }
 
   /// Transforms the future's value with a closure that may throw; a thrown error fails the
@@ -79,7 +98,16 @@ extension DeferredFutureProtocol {
   public func tryMap<T>(
     _ transform: @escaping (Output) throws -> T
   ) -> DeferredFuture<T, any Error> {
-    DeferredFuture<T, any Error>(publisher: erasedPublisher.tryMap(transform))
+    guard let chain = composableChain else {
+      return DeferredFuture<T, any Error>(publisher: erasedPublisher.tryMap(transform))
+    }
+    return DeferredFuture(
+      chain: chain.then { result, _, promise in
+        switch result {
+        case .success(let value): promise(Result { try transform(value) })
+        case .failure(let error): promise(.failure(error))
+        }
+      })
   }
 
   /// Converts the future's failure into another error.
@@ -95,7 +123,11 @@ extension DeferredFutureProtocol {
   public func mapError<E: Error>(
     _ transform: @escaping (Failure) -> E
   ) -> DeferredFuture<Output, E> {
-    DeferredFuture<Output, E>(publisher: erasedPublisher.mapError(transform))
+    guard let chain = composableChain else {
+      return DeferredFuture<Output, E>(publisher: erasedPublisher.mapError(transform))
+    }
+    return DeferredFuture(
+      chain: chain.then { result, _, promise in promise(result.mapError(transform)) })
   }
 
   /// Replaces a `nil` value with `output`.
@@ -123,7 +155,11 @@ extension DeferredFutureProtocol {
   public func setFailureType<E: Error>(
     to failureType: E.Type
   ) -> DeferredFuture<Output, E> where Failure == Never {
-    DeferredFuture<Output, E>(publisher: erasedPublisher.setFailureType(to: failureType))
+    guard let chain = composableChain else {
+      return DeferredFuture<Output, E>(publisher: erasedPublisher.setFailureType(to: failureType))
+    }
+    return DeferredFuture(
+      chain: chain.then { result, _, promise in promise(result.mapError { never -> E in }) })
   }
 
   /// Chains another future: when this one produces its value, `transform` makes the next
@@ -137,13 +173,25 @@ extension DeferredFutureProtocol {
   /// // Prints: user 7
   /// ```
   ///
-  /// The next future is subscribed once per subscription of the chain, after this one's value
-  /// arrives; a failure of either fails the chain, and cancelling cancels whichever runs.
+  /// The next future's work runs once per subscription of the chain, after this one's value
+  /// arrives; a failure of either fails the chain, and cancelling cancels whichever runs. When
+  /// both are made from work (promise or `async` closures, `just`, `fail`, and single-value
+  /// operators on those), the chain runs as one subscription.
+  @inlinable
   public func flatMap<F: DeferredFutureProtocol>(
     _ transform: @escaping (Output) -> F
   ) -> DeferredFuture<F.Output, Failure> where F.Failure == Failure {
-    DeferredFuture<F.Output, Failure>(
-      publisher: erasedPublisher.flatMap(maxPublishers: .max(1), transform))
+    guard let chain = composableChain else {
+      return DeferredFuture<F.Output, Failure>(
+        publisher: erasedPublisher.flatMap(maxPublishers: .max(1), transform))
+    }
+    return DeferredFuture(
+      chain: chain.then { result, run, promise in
+        switch result {
+        case .success(let value): transform(value).run(in: run, promise: promise)
+        case .failure(let error): promise(.failure(error))
+        }
+      })
   }
 
   /// Chains a future that cannot fail after this one.
@@ -155,12 +203,24 @@ extension DeferredFutureProtocol {
   ///   .sink(receiveCompletion: { _ in }, receiveValue: { print($0) })
   /// // Prints: 20
   /// ```
+  @inlinable
   public func flatMap<F: DeferredFutureProtocol>(
     _ transform: @escaping (Output) -> F
   ) -> DeferredFuture<F.Output, Failure> where F.Failure == Never {
-    DeferredFuture<F.Output, Failure>(
-      publisher: erasedPublisher.flatMap(maxPublishers: .max(1)) {
-        transform($0).setFailureType(to: Failure.self)
+    guard let chain = composableChain else {
+      return DeferredFuture<F.Output, Failure>(
+        publisher: erasedPublisher.flatMap(maxPublishers: .max(1)) {
+          transform($0).setFailureType(to: Failure.self)
+        })
+    }
+    return DeferredFuture(
+      chain: chain.then { result, run, promise in
+        switch result {
+        case .success(let value):
+          transform(value).run(in: run) { promise($0.mapError { never -> Failure in }) }
+        case .failure(let error):
+          promise(.failure(error))
+        }
       })
   }
 
@@ -173,12 +233,21 @@ extension DeferredFutureProtocol {
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { _ in })
   /// // Prints: failure(Offline())
   /// ```
+  @inlinable
   public func flatMap<F: DeferredFutureProtocol>(
     _ transform: @escaping (Output) -> F
   ) -> DeferredFuture<F.Output, F.Failure> where Failure == Never {
-    DeferredFuture<F.Output, F.Failure>(
-      publisher: erasedPublisher.setFailureType(to: F.Failure.self)
-        .flatMap(maxPublishers: .max(1), transform))
+    guard let chain = composableChain else {
+      return DeferredFuture<F.Output, F.Failure>(
+        publisher: erasedPublisher.setFailureType(to: F.Failure.self)
+          .flatMap(maxPublishers: .max(1), transform))
+    }
+    return DeferredFuture(
+      chain: chain.then { result, run, promise in
+        switch result {
+        case .success(let value): transform(value).run(in: run, promise: promise)
+        }
+      })
   }
 
   /// Chains a future that cannot fail after this one, which cannot fail either.
@@ -189,11 +258,20 @@ extension DeferredFutureProtocol {
   ///   .sink { print($0) }
   /// // Prints: #2
   /// ```
+  @inlinable
   public func flatMap<F: DeferredFutureProtocol>(
     _ transform: @escaping (Output) -> F
   ) -> DeferredFuture<F.Output, Never> where Failure == Never, F.Failure == Never {
-    DeferredFuture<F.Output, Never>(
-      publisher: erasedPublisher.flatMap(maxPublishers: .max(1), transform))
+    guard let chain = composableChain else {
+      return DeferredFuture<F.Output, Never>(
+        publisher: erasedPublisher.flatMap(maxPublishers: .max(1), transform))
+    }
+    return DeferredFuture(
+      chain: chain.then { result, run, promise in
+        switch result {
+        case .success(let value): transform(value).run(in: run, promise: promise)
+        }
+      })
   }
 
   /// Performs the given closures when events of each subscription occur, keeping the result a

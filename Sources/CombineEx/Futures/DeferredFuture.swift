@@ -36,19 +36,85 @@ import CombineExCore
 /// - Only the first call of the promise counts; later calls, from any thread, are ignored.
 /// - Cancelling releases the subscriber at once and cancels the work when it can be
 ///   cancelled (the task of the `async` initializer).
+/// - A chain of single-value operators (`map`, `flatMap`, `catch`, ...) on futures made from
+///   work runs as one subscription: the operators compose the work. A composed `map` (or
+///   `tryMap`, `mapError`, ...) therefore runs its closure when the work reports its result,
+///   not when the subscriber asks for the value; the value still waits for demand.
 public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
   /// The closure a `DeferredFuture`'s work calls with its result: the first call counts, later
   /// ones are ignored. It may be called from any thread.
   public typealias Promise = Future<Output, Failure>.Promise
 
-  /// The work as a publisher that is cold and sends at most one value: every way of making a
-  /// `DeferredFuture` keeps to that.
-  let publisher: AnyPublisher<Output, Failure>
+  /// How the future runs: from work (its start closure, which single-value operators compose
+  /// into one subscription), or as a publisher that is cold and sends at most one value (the
+  /// operators that need their own subscription: `delay`, `receive(on:)`, `timeout`, ...).
+  @usableFromInline
+  enum Source {
+    /// One piece of work: a promise closure, an `async` closure, `just`, `fail`.
+    case work(FutureWork<Output, Failure>)
+    /// Work-based futures and single-value operators composed into one subscription.
+    case chain(FutureChain<Output, Failure>)
+    /// Any other single-result publisher.
+    case publisher(AnyPublisher<Output, Failure>)
+  }
+
+  /// How the future runs.
+  @usableFromInline
+  let source: Source
 
   /// Wraps a publisher that the caller guarantees is cold and sends one value then
   /// `.finished`, or a failure.
+  @usableFromInline
   init<P: Publisher>(publisher: P) where P.Output == Output, P.Failure == Failure {
-    self.publisher = publisher.eraseToAnyPublisher()
+    source = .publisher(publisher.eraseToAnyPublisher())
+  }
+
+  /// A future that runs `work` for each subscription.
+  @usableFromInline
+  init(publisher work: FutureWork<Output, Failure>) {
+    source = .work(work)
+  }
+
+  /// A future that runs `chain` for each subscription.
+  @inlinable
+  init(chain: FutureChain<Output, Failure>) {
+    source = .chain(chain)
+  }
+
+  /// The future as a publisher, type-erased: what the operators that subscribe it build on.
+  @usableFromInline
+  var publisher: AnyPublisher<Output, Failure> {
+    switch source {
+    case .work(let work): work.eraseToAnyPublisher()
+    case .chain(let chain): chain.eraseToAnyPublisher()
+    case .publisher(let publisher): publisher
+    }
+  }
+
+  /// The future as a chain to compose operators onto, or `nil` if it runs as a publisher.
+  @inlinable
+  var chain: FutureChain<Output, Failure>? {
+    switch source {
+    case .work(let work): FutureChain { run, promise in work.run(in: run, promise: promise) }
+    case .chain(let chain): chain
+    case .publisher: nil
+    }
+  }
+
+  /// Runs the future as the next stage of a composed future's subscription: its work in
+  /// `run`, or, for a future made from a publisher, a subscription of that publisher.
+  @inlinable
+  func run(in run: FutureRun, promise: @escaping FutureChain<Output, Failure>.Continuation) {
+    switch source {
+    case .work(let work):
+      work.run(in: run, promise: promise)
+    case .chain(let chain):
+      chain.start(run, promise)
+    case .publisher(let publisher):
+      let stage = FutureStage(run: run, continuation: promise)
+      guard stage.begin() else { return }
+      publisher.subscribe(FutureStageSubscriber(stage: stage))
+    }
   }
 
   /// Creates a future whose `attemptToFulfill` closure runs once for each subscription.
@@ -108,7 +174,11 @@ public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
   /// let cancellable = DeferredFuture<Int, Never>.just(3).sink { print($0) }  // Prints: 3
   /// ```
   public static func just(_ value: Output) -> DeferredFuture<Output, Failure> {
-    DeferredFuture(publisher: Result<Output, Failure>.Publisher(.success(value)))
+    DeferredFuture(
+      publisher: FutureWork<Output, Failure> { promise in
+        promise(.success(value))
+        return nil
+      })
   }
 
   /// A future that fails each subscriber with `error`.
@@ -120,12 +190,21 @@ public struct DeferredFuture<Output, Failure: Error>: DeferredFutureProtocol {
   /// // Prints: failure(Offline())
   /// ```
   public static func fail(_ error: Failure) -> DeferredFuture<Output, Failure> {
-    DeferredFuture(publisher: Result<Output, Failure>.Publisher(.failure(error)))
+    DeferredFuture(
+      publisher: FutureWork<Output, Failure> { promise in
+        promise(.failure(error))
+        return nil
+      })
   }
 
   /// Runs the work for this subscriber and delivers its result.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    publisher.receive(subscriber: subscriber)
+    switch source {
+    case .work(let work): work.receive(subscriber: subscriber)
+    case .chain(let chain): chain.receive(subscriber: subscriber)
+    case .publisher(let publisher): publisher.receive(subscriber: subscriber)
+    }
   }
 
   /// Wraps this future in an ``AnyDeferredFuture``.

@@ -34,7 +34,23 @@ public protocol DeferredFutureProtocol<Output, Failure>: ColdPublisher {
 
 extension DeferredFutureProtocol {
   /// The future's publisher, type-erased: what the operators build on.
+  @usableFromInline
   var erasedPublisher: AnyPublisher<Output, Failure> {
     eraseToAnyDeferredFuture().future.publisher
+  }
+}
+
+extension DeferredFutureProtocol {
+  /// The future as a chain that single-value operators compose onto (one subscription for the
+  /// whole chain), or `nil` if it runs as a publisher (then the operators subscribe it).
+  @inlinable
+  var composableChain: FutureChain<Output, Failure>? {
+    eraseToAnyDeferredFuture().future.chain
+  }
+
+  /// Runs the future as the next stage of a composed future's subscription.
+  @inlinable
+  func run(in run: FutureRun, promise: @escaping FutureChain<Output, Failure>.Continuation) {
+    eraseToAnyDeferredFuture().future.run(in: run, promise: promise)
   }
 }
