@@ -183,7 +183,14 @@ extension EffectMiddleware where Dependencies == Void {
         next(action)
         guard let input = action as? InputAction, let state = getState() else { return }
         let source = ProcessingContext.current?.source ?? .unknown
-        for (component, table) in zip(handlers.components, tables) {
+        // By index rather than `zip` or `indices`: this code is generic and runs unspecialized,
+        // and a `Zip2Sequence` of generic arrays looks up four types in the runtime's metadata
+        // cache at every action (a range's iterator runs unspecialized witnesses).
+        var index = 0
+        while index < tables.count {
+          let component = handlers.components[index]
+          let table = tables[index]
+          index += 1
           let effect = component.handle(
             input, state, Context(source: source, dependencies: (), table: table))
           let origin = component.origin
