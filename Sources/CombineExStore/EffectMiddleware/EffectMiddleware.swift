@@ -179,6 +179,13 @@ extension EffectMiddleware where Dependencies == Void {
       let tables = handlers.components.map { _ in
         EffectTable(counter: counter, registry: registry)
       }
+      // Made once per component, not at every effect run.
+      let outputs = handlers.components.map { component in
+        let origin = component.origin
+        return EffectOutput<OutputAction> { output in
+          dispatch(SourcedAction.wrap(handlers.toAction(output), source: origin))
+        }
+      }
       return { action in
         next(action)
         guard let input = action as? InputAction, let state = getState() else { return }
@@ -194,16 +201,18 @@ extension EffectMiddleware where Dependencies == Void {
           let effect = component.handle(
             input, state, Context(source: source, dependencies: (), table: table))
           let origin = component.origin
+          // The description captures the token, not the effect: a generic capture would be
+          // boxed on the heap at every run, although the description is only made for an
+          // `EffectTracking` observer.
+          let token = effect.token
           table.run(
             effect,
             description:
               "an effect of the EffectMiddleware written at \(origin.file):\(origin.line)"
-              + (effect.cancellationToken.map {
-                " (cancellation token \(readableActionDescription($0.base)))"
-              } ?? "")
-          ) { output in
-            dispatch(SourcedAction.wrap(handlers.toAction(output), source: origin))
-          }
+              + (token.map {
+                " (cancellation token \(readableActionDescription($0.value.base)))"
+              } ?? ""),
+            output: outputs[index - 1])
         }
       }
     }

@@ -7,6 +7,19 @@ final class EffectCounter: Sendable {
   let count = Atomic<Int>(0)
 }
 
+/// Where the effects of one component of an effect middleware, in one store, send their
+/// outputs. A class, made once per component: handed to each run as a reference, where a
+/// closure taken from an array of generic closures would be re-wrapped (allocated) at every
+/// run by the unspecialized code that passes it.
+final class EffectOutput<Output>: @unchecked Sendable {
+  // @unchecked Sendable: immutable; `send` dispatches to the store, which is thread-safe.
+  let send: (Output) -> Void
+
+  init(_ send: @escaping (Output) -> Void) {
+    self.send = send
+  }
+}
+
 /// The effects one component of an effect middleware has in flight for one store: those filed
 /// under a cancellation token, and the others.
 ///
@@ -46,12 +59,13 @@ final class EffectTable: @unchecked Sendable {
   ///
   /// ## State
   /// Under `lock`: the phase (`awaitingSubscription`, `active`, `over`), the subscription and
-  /// `send`. The table cancels it (``cancelEffect()``) from any thread, possibly before the
+  /// the output. The table cancels it (``cancelEffect()``) from any thread, possibly before the
   /// subscription arrives; a subscription arriving after that, or a second one, is cancelled.
-  /// Nothing is sent after the run is over, and `send` and the subscription are released then.
+  /// Nothing is sent after the run is over, and the output and the subscription are released
+  /// then.
   final class Runner<Output>: Run, Subscriber, @unchecked Sendable {
-    // @unchecked Sendable: `phase`, `subscription` and `send` are guarded by `lock`; `send` and
-    // the subscription are called outside it.
+    // @unchecked Sendable: `phase`, `subscription` and `output` are guarded by `lock`; the
+    // output and the subscription are called outside it.
     typealias Input = Output
     typealias Failure = Never
 
@@ -64,16 +78,16 @@ final class EffectTable: @unchecked Sendable {
     private let lock = Lock()
     private var phase = Phase.awaitingSubscription
     private var subscription: (any Subscription)?
-    private var send: ((Output) -> Void)?
+    private var output: EffectOutput<Output>?
     /// Weak: the table cancels its runs when it is freed (the store is gone).
     private weak var table: EffectTable?
 
     init(
       token: CancellationKey?, tracked: TrackedEffect?, table: EffectTable,
-      send: @escaping (Output) -> Void
+      output: EffectOutput<Output>
     ) {
       self.table = table
-      self.send = send
+      self.output = output
       super.init(token: token, tracked: tracked)
     }
 
@@ -92,11 +106,11 @@ final class EffectTable: @unchecked Sendable {
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      let target = lock.withLock { () -> ((Output) -> Void)? in
+      let target = lock.withLock { () -> EffectOutput<Output>? in
         guard case .active = phase else { return nil }
-        return send
+        return output
       }
-      target?(input)
+      target?.send(input)
       return .none
     }
 
@@ -105,7 +119,7 @@ final class EffectTable: @unchecked Sendable {
         guard case .active = phase else { return false }
         phase = .over
         subscription = nil
-        send = nil
+        output = nil
         return true
       }
       if finished, let table {
@@ -117,7 +131,7 @@ final class EffectTable: @unchecked Sendable {
       let target = lock.withLock { () -> (any Subscription)? in
         if case .over = phase { return nil }
         phase = .over
-        send = nil
+        output = nil
         defer { subscription = nil }
         return subscription
       }
@@ -158,15 +172,16 @@ final class EffectTable: @unchecked Sendable {
   }
 
   /// Subscribes `effect`, with its cancellation ids in the store's table, sending its outputs
-  /// with `send`. An effect with a token first cancels the effect in flight with the same token,
+  /// to `output`. An effect with a token first cancels the effect in flight with the same token,
   /// before it starts. The run is reported to the current ``EffectTracking`` observer, if any,
   /// with `description`.
   func run<Output>(
     _ effect: Effect<Output, Never>, description: @autoclosure () -> String,
-    send: @escaping (Output) -> Void
+    output: EffectOutput<Output>
   ) {
     let run = Runner(
-      token: effect.token, tracked: EffectTracking.start(description()), table: self, send: send)
+      token: effect.token, tracked: EffectTracking.start(description()), table: self, output: output
+    )
     let replaced = lock.withLock { () -> Ended? in
       var replaced: Ended?
       if let token = run.token {

@@ -43,15 +43,23 @@ package final class CancellationRegistry: @unchecked Sendable {
 
   /// Files `run` under `key`.
   func insert(_ run: any RegisteredRun, for key: CancellationKey) {
+    // Taken out and put back rather than changed in place (`runs[key]?.insert(run)`): the
+    // dictionary's in-place accessor allocates its coroutine frame on the heap here.
     lock.withLock {
-      if runs[key]?.insert(run) == nil { runs[key] = .one(run) }
+      if var filed = runs.removeValue(forKey: key) {
+        filed.insert(run)
+        runs[key] = filed
+      } else {
+        runs[key] = .one(run)
+      }
     }
   }
 
   /// Removes `run` (only that run) from `key`.
   func remove(_ run: any RegisteredRun, for key: CancellationKey) {
     lock.withLock {
-      if runs[key]?.remove(run) == true { runs[key] = nil }
+      guard var filed = runs.removeValue(forKey: key) else { return }
+      if !filed.remove(run) { runs[key] = filed }
     }
   }
 
@@ -62,7 +70,12 @@ package final class CancellationRegistry: @unchecked Sendable {
     let cancelled = lock.withLock { () -> FiledRuns? in
       // Dropped in the same critical section as the runs are taken: a value that starts to wait
       // after this cancel belongs to a run that this cancel does not stop.
-      throttles[key]?.dropPending()
+      // Only read and written back when there is a state (no in-place access, whose coroutine
+      // frame is allocated on the heap).
+      if !throttles.isEmpty, var state = throttles[key] {
+        state.dropPending()
+        throttles[key] = state
+      }
       return runs.removeValue(forKey: key)
     }
     stop(cancelled)
@@ -144,8 +157,7 @@ enum FiledRuns {
   /// Two runs or more, by identity.
   case several([ObjectIdentifier: any RegisteredRun])
 
-  /// Adds `run`. Returns `()` (not `nil`), so that `runs[key]?.insert(run) == nil` tells that
-  /// there was no entry to add to.
+  /// Adds `run`.
   mutating func insert(_ run: any RegisteredRun) {
     switch self {
     case .one(let other):
