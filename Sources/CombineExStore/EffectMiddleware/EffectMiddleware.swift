@@ -179,24 +179,40 @@ extension EffectMiddleware where Dependencies == Void {
       let tables = handlers.components.map { _ in
         EffectTable(counter: counter, registry: registry)
       }
+      // Made once per component, not at every effect run.
+      let outputs = handlers.components.map { component in
+        let origin = component.origin
+        return EffectOutput<OutputAction> { output in
+          dispatch(SourcedAction.wrap(handlers.toAction(output), source: origin))
+        }
+      }
       return { action in
         next(action)
         guard let input = action as? InputAction, let state = getState() else { return }
         let source = ProcessingContext.current?.source ?? .unknown
-        for (component, table) in zip(handlers.components, tables) {
+        // By index rather than `zip` or `indices`: this code is generic and runs unspecialized,
+        // and a `Zip2Sequence` of generic arrays looks up four types in the runtime's metadata
+        // cache at every action (a range's iterator runs unspecialized witnesses).
+        var index = 0
+        while index < tables.count {
+          let component = handlers.components[index]
+          let table = tables[index]
+          index += 1
           let effect = component.handle(
             input, state, Context(source: source, dependencies: (), table: table))
           let origin = component.origin
+          // The description captures the token, not the effect: a generic capture would be
+          // boxed on the heap at every run, although the description is only made for an
+          // `EffectTracking` observer.
+          let token = effect.token
           table.run(
             effect,
             description:
               "an effect of the EffectMiddleware written at \(origin.file):\(origin.line)"
-              + (effect.cancellationToken.map {
-                " (cancellation token \(readableActionDescription($0.base)))"
-              } ?? "")
-          ) { output in
-            dispatch(SourcedAction.wrap(handlers.toAction(output), source: origin))
-          }
+              + (token.map {
+                " (cancellation token \(readableActionDescription($0.value.base)))"
+              } ?? ""),
+            output: outputs[index - 1])
         }
       }
     }

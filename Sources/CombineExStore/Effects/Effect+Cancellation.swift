@@ -57,7 +57,7 @@ extension Effect {
     let key = CancellationKey(id)
     return Effect(
       work: { registry in
-        Effect.fireAndForget { registry.cancel(key) }.publisher(in: registry)
+        CancellingPublisher(keys: .one(key), registry: registry).eraseToAnyPublisher()
       }, token: nil)
   }
 
@@ -71,12 +71,7 @@ extension Effect {
     let keys = ids.map { CancellationKey($0) }
     return Effect(
       work: { registry in
-        Effect.fireAndForget {
-          for key in keys {
-            registry.cancel(key)
-          }
-        }
-        .publisher(in: registry)
+        CancellingPublisher(keys: .several(keys), registry: registry).eraseToAnyPublisher()
       }, token: nil)
   }
 }

@@ -208,6 +208,40 @@ struct EffectMiddlewareTests {
     store.finish()
   }
 
+  @Test("an effect cancelled before its subscription arrives cancels that subscription")
+  func cancelledBeforeSubscription() {
+    let scheduler = DispatchQueue.test
+    let subscriptions = Counter()
+    let cancels = Counter()
+    let responses = PassthroughSubject<Response, Never>()
+    let middleware = EffectMiddleware<Request, Response, Log, Void>.onAction {
+      action, _, context in
+      switch action {
+      case .load(let value):
+        return responses.handleEvents(
+          receiveSubscription: { _ in subscriptions.increment() },
+          receiveCancel: { cancels.increment() }
+        )
+        .subscribe(on: scheduler)
+        .asEffect(cancellationToken: value)
+      case .cancel(let value):
+        return context.toCancel(value)
+      case .ignore:
+        return .doNothing
+      }
+    }
+    let store = makeStore([middleware.asMiddleware()])
+    store.dispatch(Request.load(1))
+    store.dispatch(Request.cancel(1))
+    #expect(middleware.runningEffectCount == 0)
+    #expect(subscriptions.count == 0)
+    scheduler.advance()  // the subscription arrives now, to a run that is over
+    #expect(subscriptions.count == 1)
+    #expect(cancels.count == 1)
+    responses.send(.loaded(5))
+    #expect(store.state.count == 0)
+  }
+
   @Test("toCancel with an unknown token does nothing")
   func toCancelUnknown() {
     let responses = PassthroughSubject<Response, Never>()

@@ -180,6 +180,29 @@ struct EffectCancellationTests {
     #expect(second.receivedCompletion == .finished)
   }
 
+  @Test("runs under one id end one by one: the id cancels exactly the runs still in flight")
+  func runsUnderOneIdEndOneByOne() {
+    let id = UUID()
+    let subject = PassthroughSubject<Int, Never>()
+    let effect = Effect(subject).cancellable(id: id)
+    let first = effect.record()
+    let second = effect.record()
+    let third = effect.record()
+    second.cancel()  // three runs to two
+    first.cancel()  // two runs to one
+    _ = Effect<Int, Never>.cancel(id: id).record()
+    #expect(first.receivedCompletion == nil)
+    #expect(second.receivedCompletion == nil)
+    #expect(third.receivedCompletion == .finished)
+    // The id is free again: a new run is in flight alone, and cancelled alone.
+    let fourth = effect.record()
+    subject.send(1)
+    _ = Effect<Int, Never>.cancel(id: id).record()
+    #expect(fourth.values == [1])
+    #expect(fourth.receivedCompletion == .finished)
+    #expect(third.completionCount == 1)
+  }
+
   @Test("a subscriber's own cancel stops the run; a later cancel by id is harmless")
   func downstreamCancel() {
     let id = UUID()

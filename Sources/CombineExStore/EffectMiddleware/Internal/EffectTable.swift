@@ -7,6 +7,19 @@ final class EffectCounter: Sendable {
   let count = Atomic<Int>(0)
 }
 
+/// Where the effects of one component of an effect middleware, in one store, send their
+/// outputs. A class, made once per component: handed to each run as a reference, where a
+/// closure taken from an array of generic closures would be re-wrapped (allocated) at every
+/// run by the unspecialized code that passes it.
+final class EffectOutput<Output>: @unchecked Sendable {
+  // @unchecked Sendable: immutable; `send` dispatches to the store, which is thread-safe.
+  let send: (Output) -> Void
+
+  init(_ send: @escaping (Output) -> Void) {
+    self.send = send
+  }
+}
+
 /// The effects one component of an effect middleware has in flight for one store: those filed
 /// under a cancellation token, and the others.
 ///
@@ -18,16 +31,16 @@ final class EffectCounter: Sendable {
 /// run can never remove its successor; and the counter moves once in, once out. The end of a
 /// run that an ``EffectTracking`` observer saw start is reported once, outside the lock.
 final class EffectTable: @unchecked Sendable {
-  // @unchecked Sendable: `byToken`, `untokened` and every run's `isOver` and `cancellable` are
-  // guarded by `lock`; cancellables are cancelled outside it.
+  // @unchecked Sendable: `byToken`, `untokened` and every run's `isOver` are guarded by `lock`;
+  // runs are cancelled outside it.
 
-  /// One effect in flight.
-  final class Run {
+  /// One effect in flight, as the table files it (the subscriber that runs it is a
+  /// ``Runner``).
+  class Run: @unchecked Sendable {
+    // @unchecked Sendable: `isOver` is guarded by the table's lock; the rest is immutable.
     let token: CancellationKey?
     /// The run as reported to an ``EffectTracking`` observer, if one watched it start.
     let tracked: TrackedEffect?
-    /// What cancels the effect, once its subscription has returned. Guarded by the table's lock.
-    var cancellable: AnyCancellable?
     /// Guarded by the table's lock.
     var isOver = false
 
@@ -35,23 +48,110 @@ final class EffectTable: @unchecked Sendable {
       self.token = token
       self.tracked = tracked
     }
+
+    /// Cancels the effect's subscription (overridden by ``Runner``).
+    func cancelEffect() {}
+  }
+
+  /// The subscriber of one effect run: it requests everything, sends each output on, and tells
+  /// the table when the effect finishes. One object instead of a `Sink`, its closures, its
+  /// `AnyCancellable` and a separate record.
+  ///
+  /// ## State
+  /// Under `lock`: the phase (`awaitingSubscription`, `active`, `over`), the subscription and
+  /// the output. The table cancels it (``cancelEffect()``) from any thread, possibly before the
+  /// subscription arrives; a subscription arriving after that, or a second one, is cancelled.
+  /// Nothing is sent after the run is over, and the output and the subscription are released
+  /// then.
+  final class Runner<Output>: Run, Subscriber, @unchecked Sendable {
+    // @unchecked Sendable: `phase`, `subscription` and `output` are guarded by `lock`; the
+    // output and the subscription are called outside it.
+    typealias Input = Output
+    typealias Failure = Never
+
+    private enum Phase {
+      case awaitingSubscription
+      case active
+      case over
+    }
+
+    private let lock = Lock()
+    private var phase = Phase.awaitingSubscription
+    private var subscription: (any Subscription)?
+    private var output: EffectOutput<Output>?
+    /// Weak: the table cancels its runs when it is freed (the store is gone).
+    private weak var table: EffectTable?
+
+    init(
+      token: CancellationKey?, tracked: TrackedEffect?, table: EffectTable,
+      output: EffectOutput<Output>
+    ) {
+      self.table = table
+      self.output = output
+      super.init(token: token, tracked: tracked)
+    }
+
+    func receive(subscription: any Subscription) {
+      let accepted = lock.withLock { () -> Bool in
+        guard case .awaitingSubscription = phase else { return false }
+        phase = .active
+        self.subscription = subscription
+        return true
+      }
+      if accepted {
+        subscription.request(.unlimited)
+      } else {
+        subscription.cancel()
+      }
+    }
+
+    func receive(_ input: Output) -> Subscribers.Demand {
+      let target = lock.withLock { () -> EffectOutput<Output>? in
+        guard case .active = phase else { return nil }
+        return output
+      }
+      target?.send(input)
+      return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+      let finished = lock.withLock { () -> Bool in
+        guard case .active = phase else { return false }
+        phase = .over
+        subscription = nil
+        output = nil
+        return true
+      }
+      if finished, let table {
+        table.finished(self)
+      }
+    }
+
+    override func cancelEffect() {
+      let target = lock.withLock { () -> (any Subscription)? in
+        if case .over = phase { return nil }
+        phase = .over
+        output = nil
+        defer { subscription = nil }
+        return subscription
+      }
+      target?.cancel()
+    }
   }
 
   /// What is left to do, outside the lock, for a run that ``end(_:)`` marked over.
   struct Ended {
-    let cancellable: AnyCancellable?
-    let tracked: TrackedEffect?
+    let run: Run
 
     /// Cancels the effect, then reports its end.
     func cancel() {
-      cancellable?.cancel()
-      tracked?.end()
+      run.cancelEffect()
+      run.tracked?.end()
     }
 
-    /// Releases the effect's cancellable (the effect is over already), then reports its end.
+    /// Reports the end of an effect that is over already.
     func release() {
-      withExtendedLifetime(cancellable) {}
-      tracked?.end()
+      run.tracked?.end()
     }
   }
 
@@ -72,14 +172,16 @@ final class EffectTable: @unchecked Sendable {
   }
 
   /// Subscribes `effect`, with its cancellation ids in the store's table, sending its outputs
-  /// with `send`. An effect with a token first cancels the effect in flight with the same token,
+  /// to `output`. An effect with a token first cancels the effect in flight with the same token,
   /// before it starts. The run is reported to the current ``EffectTracking`` observer, if any,
   /// with `description`.
   func run<Output>(
     _ effect: Effect<Output, Never>, description: @autoclosure () -> String,
-    send: @escaping (Output) -> Void
+    output: EffectOutput<Output>
   ) {
-    let run = Run(token: effect.token, tracked: EffectTracking.start(description()))
+    let run = Runner(
+      token: effect.token, tracked: EffectTracking.start(description()), table: self, output: output
+    )
     let replaced = lock.withLock { () -> Ended? in
       var replaced: Ended?
       if let token = run.token {
@@ -94,17 +196,9 @@ final class EffectTable: @unchecked Sendable {
       return replaced
     }
     replaced?.cancel()
-    let cancellable = effect.publisher(in: registry).sink(
-      receiveCompletion: { [weak self, weak run] _ in
-        if let self, let run { finished(run) }
-      },
-      receiveValue: send)
-    let isOver = lock.withLock { () -> Bool in
-      if run.isOver { return true }
-      run.cancellable = cancellable
-      return false
-    }
-    if isOver { cancellable.cancel() }  // finished synchronously, or cancelled meanwhile
+    // A run that finishes synchronously leaves the table before this returns; one cancelled
+    // before its subscription arrives cancels the subscription when it does.
+    effect.publisher(in: registry).receive(subscriber: run)
   }
 
   /// Cancels the effect in flight under `token`, if any.
@@ -135,7 +229,7 @@ final class EffectTable: @unchecked Sendable {
   }
 
   /// Removes `run` after its completion, if it is still in the table.
-  private func finished(_ run: Run) {
+  func finished(_ run: Run) {
     let ended = lock.withLock { () -> Ended? in
       guard !run.isOver else { return nil }
       if let token = run.token {
@@ -148,12 +242,11 @@ final class EffectTable: @unchecked Sendable {
     ended?.release()  // outside the lock
   }
 
-  /// Under `lock`: marks `run` over (the caller has taken it out of the table) and returns its
-  /// cancellable and tracking handle, for the caller to cancel or release outside the lock.
+  /// Under `lock`: marks `run` over (the caller has taken it out of the table) and returns it,
+  /// for the caller to cancel or report outside the lock.
   private func end(_ run: Run) -> Ended {
     run.isOver = true
     counter.count.subtract(1, ordering: .relaxed)
-    defer { run.cancellable = nil }
-    return Ended(cancellable: run.cancellable, tracked: run.tracked)
+    return Ended(run: run)
   }
 }

@@ -133,62 +133,53 @@ final class CancellableRun<Downstream: Subscriber>: Subscriber, Subscription, Re
 
   // MARK: Registry side
 
-  /// What the registry's cancel does once the lock is released.
-  private enum Plan {
-    case nothing
-    case cancelUpstream(any Subscription)
-    case finish(upstream: (any Subscription)?, downstream: Downstream?)
-  }
-
   func cancelFromRegistry() {
-    let plan = lock.withLock { () -> Plan in
-      if case .over = phase { return .nothing }
-      if finishRequested { return .nothing }
+    // Decided under the lock into locals rather than returned as a generic enum or tuple: this
+    // class runs unspecialized, and each generic result type is a look-up in the runtime's
+    // metadata cache.
+    // The registry took this run out of its table before calling: no `registry.remove` here,
+    // nor when the delivering thread finishes for it (`deliveryEnded()`).
+    var upstreamToCancel: (any Subscription)?
+    var finishing: Downstream?
+    lock.withLock {
+      if case .over = phase { return }
+      if finishRequested { return }
       finishRequested = true
-      if deliveries > 0 || phase == .awaitingSubscription {
-        // The delivering thread (or the subscription hand-off) finishes the downstream.
-        defer { upstream = nil }
-        return upstream.map { .cancelUpstream($0) } ?? .nothing
-      }
+      upstreamToCancel = upstream
+      upstream = nil
+      // While a call to the downstream is in progress (or before the subscription hand-off),
+      // the delivering thread finishes the downstream.
+      if deliveries > 0 || phase == .awaitingSubscription { return }
       phase = .over
-      defer {
-        upstream = nil
-        downstream = nil
-      }
-      return .finish(upstream: upstream, downstream: downstream)
+      finishing = downstream
+      downstream = nil
     }
-    switch plan {
-    case .nothing:
-      break
-    case .cancelUpstream(let upstream):
-      upstream.cancel()
-    case .finish(let upstream, let downstream):
-      registry.remove(self, for: key)
-      upstream?.cancel()
-      downstream?.receive(completion: .finished)
-    }
+    upstreamToCancel?.cancel()
+    finishing?.receive(completion: .finished)
   }
 
   /// Ends a call to the downstream. Returns `true` if the run is over (the downstream was
   /// finished here, because the registry asked for it meanwhile, or completed re-entrantly).
   @discardableResult
   private func deliveryEnded() -> Bool {
-    let (finishing, upstreamToCancel, over) = lock.withLock {
-      () -> (Downstream?, (any Subscription)?, Bool) in
+    var finishing: Downstream?
+    var upstreamToCancel: (any Subscription)?
+    var finishes = false
+    let over = lock.withLock { () -> Bool in
       deliveries -= 1
-      if case .over = phase { return (nil, nil, true) }
-      guard finishRequested, deliveries == 0 else { return (nil, nil, false) }
+      if case .over = phase { return true }
+      guard finishRequested, deliveries == 0 else { return false }
       phase = .over
-      defer {
-        downstream = nil
-        upstream = nil
-      }
-      return (downstream, upstream, true)
+      finishes = true
+      finishing = downstream
+      upstreamToCancel = upstream
+      downstream = nil
+      upstream = nil
+      return true
     }
-    if let finishing {
-      registry.remove(self, for: key)
+    if finishes {  // for the registry's cancel, which took this run out of its table
       upstreamToCancel?.cancel()
-      finishing.receive(completion: .finished)
+      finishing?.receive(completion: .finished)
     }
     return over
   }

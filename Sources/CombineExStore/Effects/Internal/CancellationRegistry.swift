@@ -34,7 +34,7 @@ package final class CancellationRegistry: @unchecked Sendable {
   package init() {}
 
   private let lock = Lock()
-  private var runs: [CancellationKey: [ObjectIdentifier: any RegisteredRun]] = [:]
+  private var runs: [CancellationKey: FiledRuns] = [:]
   private var throttles: [CancellationKey: ThrottleState] = [:]
   /// The highest generation of the throttling states removed so far. A state made again for the
   /// same id starts above it, so that a delayed value left over from the removed state can never
@@ -43,14 +43,23 @@ package final class CancellationRegistry: @unchecked Sendable {
 
   /// Files `run` under `key`.
   func insert(_ run: any RegisteredRun, for key: CancellationKey) {
-    lock.withLock { runs[key, default: [:]][ObjectIdentifier(run)] = run }
+    // Taken out and put back rather than changed in place (`runs[key]?.insert(run)`): the
+    // dictionary's in-place accessor allocates its coroutine frame on the heap here.
+    lock.withLock {
+      if var filed = runs.removeValue(forKey: key) {
+        filed.insert(run)
+        runs[key] = filed
+      } else {
+        runs[key] = .one(run)
+      }
+    }
   }
 
   /// Removes `run` (only that run) from `key`.
   func remove(_ run: any RegisteredRun, for key: CancellationKey) {
     lock.withLock {
-      runs[key]?[ObjectIdentifier(run)] = nil
-      if runs[key]?.isEmpty == true { runs[key] = nil }
+      guard var filed = runs.removeValue(forKey: key) else { return }
+      if !filed.remove(run) { runs[key] = filed }
     }
   }
 
@@ -58,10 +67,15 @@ package final class CancellationRegistry: @unchecked Sendable {
   /// throttled value waiting under `key`, if any, so that no later run publishes it. Returns
   /// when each run has been told to stop.
   func cancel(_ key: CancellationKey) {
-    let cancelled = lock.withLock { () -> [ObjectIdentifier: any RegisteredRun]? in
+    let cancelled = lock.withLock { () -> FiledRuns? in
       // Dropped in the same critical section as the runs are taken: a value that starts to wait
       // after this cancel belongs to a run that this cancel does not stop.
-      throttles[key]?.dropPending()
+      // Only read and written back when there is a state (no in-place access, whose coroutine
+      // frame is allocated on the heap).
+      if !throttles.isEmpty, var state = throttles[key] {
+        state.dropPending()
+        throttles[key] = state
+      }
       return runs.removeValue(forKey: key)
     }
     stop(cancelled)
@@ -75,16 +89,28 @@ package final class CancellationRegistry: @unchecked Sendable {
   }
 
   /// Tells each of `runs` to stop; called outside the lock, since a run finishes its subscriber.
-  private func stop(_ runs: [ObjectIdentifier: any RegisteredRun]?) {
-    guard let runs else { return }
-    for run in runs.values {
+  private func stop(_ runs: FiledRuns?) {
+    switch runs {
+    case nil:
+      break
+    case .one(let run):
       run.cancelFromRegistry()
+    case .several(let all):
+      for run in all.values {
+        run.cancelFromRegistry()
+      }
     }
   }
 
   /// How many runs are in flight under `key` (for tests).
   func count(for key: CancellationKey) -> Int {
-    lock.withLock { runs[key]?.count ?? 0 }
+    lock.withLock {
+      switch runs[key] {
+      case nil: 0
+      case .one: 1
+      case .several(let all): all.count
+      }
+    }
   }
 
   /// Reads and updates the throttling state of `key` atomically (making it if there is none).
@@ -120,6 +146,44 @@ package final class CancellationRegistry: @unchecked Sendable {
   /// window has passed with nothing waiting).
   package func throttleStateCount<ID: Hashable>(for ids: [ID]) -> Int {
     lock.withLock { ids.count(where: { throttles[CancellationKey($0)] != nil }) }
+  }
+}
+
+/// The runs in flight under one id: almost always one, which is kept without a dictionary of
+/// its own (a dictionary per id would be made and freed at every run).
+enum FiledRuns {
+  /// One run.
+  case one(any RegisteredRun)
+  /// Two runs or more, by identity.
+  case several([ObjectIdentifier: any RegisteredRun])
+
+  /// Adds `run`.
+  mutating func insert(_ run: any RegisteredRun) {
+    switch self {
+    case .one(let other):
+      self = .several([ObjectIdentifier(other): other, ObjectIdentifier(run): run])
+    case .several(var all):
+      self = .one(run)  // drops this enum's reference to `all`, so that it is changed in place
+      all[ObjectIdentifier(run)] = run
+      self = .several(all)
+    }
+  }
+
+  /// Removes `run` (compared by identity) if it is here; returns whether none is left.
+  mutating func remove(_ run: any RegisteredRun) -> Bool {
+    switch self {
+    case .one(let other):
+      return other === run
+    case .several(var all):
+      self = .one(run)  // drops this enum's reference to `all`, so that it is changed in place
+      all[ObjectIdentifier(run)] = nil
+      if all.count == 1, let last = all.values.first {
+        self = .one(last)
+      } else {
+        self = .several(all)
+      }
+      return all.isEmpty
+    }
   }
 }
 

@@ -138,9 +138,11 @@ final class RetentionBook: @unchecked Sendable {
       let entry = book.open(attachment: id)
       let source = action.source
       var cancellables = Set<AnyCancellable>()
+      // One object behind both closures, each of which then captures only it.
+      let pipelines = RetainedPipelines(
+        book: book, entry: entry, dispatch: dispatch, source: source)
       action.body(
-        { dispatch(SourcedAction.wrap($0, source: source)) }, getState, &cancellables,
-        { [weak book] in book?.cleanup(entry) })
+        { pipelines.dispatch($0) }, getState, &cancellables, { pipelines.cleanup() })
       let tracked =
         cancellables.isEmpty
         ? nil
@@ -148,5 +150,31 @@ final class RetentionBook: @unchecked Sendable {
           "the pipelines of the RetainedPublisherAction created at \(source.file):\(source.line)")
       book.close(entry, storing: cancellables, tracked: tracked)
     }
+  }
+}
+
+/// What the pipelines of one retained publisher action dispatch through, and how they report
+/// a cleanup to the book (held weakly, as the book holds the pipelines).
+private final class RetainedPipelines: Sendable {
+  private weak let book: RetentionBook?
+  private let entry: UInt64
+  private let send: Dispatch
+  private let source: ActionSource
+
+  init(book: RetentionBook, entry: UInt64, dispatch: @escaping Dispatch, source: ActionSource) {
+    self.book = book
+    self.entry = entry
+    send = dispatch
+    self.source = source
+  }
+
+  /// Dispatches `action` with the source of the retained publisher action.
+  func dispatch(_ action: any StoreAction) {
+    send(SourcedAction.wrap(action, source: source))
+  }
+
+  /// Reports the end of one pipeline.
+  func cleanup() {
+    book?.cleanup(entry)
   }
 }
