@@ -215,42 +215,44 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     if logic.misusePolicy.zeroDemandTraps, demand == .none {
       apiViolation("\(logic.name) was asked for zero values. A request must be for one or more.")
     }
-    // `.some(nil)`: no upstream to pass the request to (the operator ended), but the logic
-    // still hears of it.
-    var forward: (any Subscription)?? = nil
-    var early = false
-    run { machine in
-      switch machine.request(demand) {
-      case .ignore:
-        return Machine.Action()
-      case .beforeSubscription:
-        early = true
-        return Machine.Action()
-      case .forward(let upstream):
-        forward = upstream
-        return Machine.Action()
-      case .end(let action):
-        return action
+    // The upstream to forward to (`nil` once the operator ended: the logic still hears of the
+    // request), or the downstream that a final value waiting for this demand goes to.
+    let (request, upstream, downstream) = lock.withLock {
+      () -> (Machine.RequestAction, (any Subscription)?, Downstream?) in
+      let request = machine.request(demand)
+      switch request {
+      case .forward:
+        return (request, machine.upstream, nil)
+      case .end(let action) where action.releasesDownstream:
+        defer { self.downstream = nil }
+        return (request, nil, self.downstream)
+      case .ignore, .beforeSubscription, .end:
+        return (request, nil, nil)
       }
     }
-    if early {
+    switch request {
+    case .ignore:
+      return
+    case .beforeSubscription:
       if logic.misusePolicy.trapsEarlyEvents {
         apiViolation(
           "\(logic.name) was asked for values before its upstream's subscription arrived. Only"
             + " the subscriber it hands its subscription to may request.")
       }
       logic.requestedBeforeSubscription(demand)
-      return
+    case .forward:
+      logic.request(demand, from: upstream)
+    case .end(let action):
+      perform(action, to: downstream, cancelling: nil)
     }
-    if let forward { logic.request(demand, from: forward) }
   }
 
   @inlinable
   func handleCancel() {
-    let (action, released) = transition { $0.cancel() }
+    let (action, released, upstream) = transition { $0.cancel() }
     if action.notedEarlyCancel { logic.cancelledBeforeSubscription() }
     // The logic passes the cancel on (and may observe it).
-    logic.cancel(action.cancelUpstream)
+    logic.cancel(upstream)
     if action.ended { logic.ended() }
     // The downstream and whatever the cancel dropped are released here, after the lock.
     _ = released
@@ -266,25 +268,35 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
   // MARK: Performing actions (never under the lock)
 
-  /// Runs `body` on the machine under the lock; returns its action and, if the action releases
-  /// the downstream, the downstream (taken out of the driver).
+  /// Runs `body` on the machine under the lock; returns its action, the downstream if the
+  /// action releases it, and the upstream's subscription if the action cancels it (both taken
+  /// out of the driver).
   @inlinable
   func transition(
     _ body: (inout Machine) -> Machine.Action
-  ) -> (Machine.Action, Downstream?) {
+  ) -> (Machine.Action, Downstream?, (any Subscription)?) {
     lock.withLock {
       let action = body(&machine)
-      guard action.releasesDownstream else { return (action, nil) }
+      let upstream = action.cancelsUpstream ? machine.upstream.take() : nil
+      guard action.releasesDownstream else { return (action, nil, upstream) }
       defer { downstream = nil }
-      return (action, downstream)
+      return (action, downstream, upstream)
     }
   }
 
-  /// Runs a transition and performs its action: cancels first, then the delivery.
+  /// Runs a transition and performs its action.
   @inlinable
   func run(_ body: (inout Machine) -> Machine.Action) {
-    let (action, downstream) = transition(body)
-    action.cancelUpstream?.cancel()
+    let (action, downstream, upstream) = transition(body)
+    perform(action, to: downstream, cancelling: upstream)
+  }
+
+  /// Performs a transition's action: cancels first, then the delivery.
+  @inlinable
+  func perform(
+    _ action: Machine.Action, to downstream: Downstream?, cancelling upstream: (any Subscription)?
+  ) {
+    upstream?.cancel()
     if let ending = action.deliver, let downstream { deliver(ending, to: downstream) }
     if action.ended { logic.ended() }
   }
@@ -327,11 +339,9 @@ struct StateCell<Value> {
 extension OperatorDriver: CustomReflectable, CustomPlaygroundDisplayConvertible {
   @usableFromInline
   package var customMirror: Mirror {
-    let (status, live, downstream) = lock.withLock {
-      (machine.state, machine.isLive, self.downstream)
+    let (status, live, downstream, upstream) = lock.withLock {
+      (machine.status, machine.isLive, self.downstream, machine.upstream)
     }
-    var upstream: (any Subscription)?
-    if case .subscribed(let subscription) = status { upstream = subscription }
     let context = OperatorMirrorContext(
       downstream: downstream.map { $0 as Any } ?? downstream as Any,
       upstream: upstream as Any, status: status, ended: !live)
