@@ -20,8 +20,8 @@
 ///
 /// Package-visible, with ``OperatorLogic``: CombineEx's `attemptMap` and `propertyMap` run on
 /// it.
-// @unchecked Sendable: `storage.machine` and `storage.downstream` are guarded by `lock`;
-// `storage.state` is touched only by upstream events, which are serial; `logic` is immutable.
+// @unchecked Sendable: `storage` (the machine and the downstream) is guarded by `lock`; `state`
+// is touched only by upstream events, which are serial; `logic` is immutable.
 @usableFromInline
 package final class OperatorDriver<Logic: OperatorLogic, Downstream: Subscriber>: Subscriber,
   Subscription, CustomStringConvertible, @unchecked Sendable
@@ -46,43 +46,43 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
   @usableFromInline
   let lock = Lock()
-  /// The driver's generic state, in one stored property: Swift never specializes a generic
-  /// class's deinitializer, which looks up in the runtime's metadata cache the type of every
-  /// stored property that is generic but not one of the class's parameters, at every
-  /// subscription. Three properties (`Optional<Downstream>`, the machine, the state cell) cost
-  /// three lookups; one struct costs one (`s.Scan` 7,766 -> 6,674 instructions per
-  /// subscription). Its parts are guarded as ``Storage`` says; the runtime's exclusivity check,
-  /// which would cost a call at every access, is off.
+  /// The machine and the downstream, guarded by `lock`, in one stored property: Swift never
+  /// specializes a generic class's deinitializer, which looks up in the runtime's metadata
+  /// cache, at every subscription, the type of every stored property that is generic but not
+  /// one of the class's parameters or their associated types. `Optional<Downstream>` and the
+  /// machine cost two lookups; this struct costs one (`s.Scan` 7,766 -> 7,002 instructions per
+  /// subscription). The runtime's exclusivity check, which would cost a call at every access,
+  /// is off: every access is under `lock`.
   @exclusivity(unchecked)
   @usableFromInline
   var storage: Storage
   @usableFromInline
   let logic: Logic
+  /// The logic's state. Upstream events are serial, but one may nest inside another (the
+  /// re-entry rule, in ``OperatorLogic``'s header): a nested call makes a second `inout` access
+  /// to `state` while the first is still open, which the runtime's exclusivity check would stop
+  /// the program for, so it is off. (In a cell that is never empty: an empty stored property
+  /// shares its address with its neighbour, and the thread sanitizer reports an access to it
+  /// as a race with that neighbour. Not in ``storage`` either: the sanitizer sees an `inout`
+  /// access to a part of a stored property as one to the whole, so an upstream event on one
+  /// thread and a request under the lock on another would race there.)
+  @exclusivity(unchecked)
+  @usableFromInline
+  var state: StateCell<Logic.State>
 
   /// See ``storage``.
   @usableFromInline
   struct Storage {
-    /// Read and written only under `lock`.
     @usableFromInline
     var machine: Machine
-    /// Released when the completion is handed out or the downstream cancels. Under `lock`, as
-    /// `machine`.
+    /// Released when the completion is handed out or the downstream cancels.
     @usableFromInline
     var downstream: Downstream?
-    /// The logic's state. Upstream events are serial, but one may nest inside another (the
-    /// re-entry rule, in ``OperatorLogic``'s header): a nested call makes a second `inout`
-    /// access to `state` while the first is still open, which the runtime's exclusivity check
-    /// would stop the program for, so it is off (on ``OperatorDriver/storage``). (In a cell that
-    /// is never empty: an empty stored property shares its address with its neighbour, and the
-    /// thread sanitizer reports an access to it as a race with that neighbour.)
-    @usableFromInline
-    var state: StateCell<Logic.State>
 
     @inlinable
-    init(machine: Machine, downstream: Downstream, state: Logic.State) {
+    init(machine: Machine, downstream: Downstream) {
       self.machine = machine
       self.downstream = downstream
-      self.state = StateCell(value: state)
     }
   }
 
@@ -92,7 +92,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     storage = Storage(
       machine: Machine(
         demandTracking: logic.demandTracking, earlyCancelEnds: logic.misusePolicy.earlyCancelEnds),
-      downstream: downstream, state: logic.initialState)
+      downstream: downstream)
+    state = StateCell(value: logic.initialState)
     entries = Entries(
       subscription: { $0.handle(subscription: $1) },
       value: { $0.handle($1) },
@@ -177,7 +178,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     case .deliver: break
     }
     guard let downstream else { return .none }
-    return perform(logic.receive(input, &storage.state.value), to: downstream)
+    return perform(logic.receive(input, &state.value), to: downstream)
   }
 
   /// Performs the logic's step for a value; returns the demand to give back to the upstream.
@@ -211,12 +212,12 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
       guard early else { return }
       if logic.misusePolicy.trapsEarlyEvents { violation("sent a completion") }
       if logic.misusePolicy.earlyCompletionEnds {
-        let ending = logic.receive(completion: completion, &storage.state.value)
+        let ending = logic.receive(completion: completion, &state.value)
         run { $0.end(ending, cause: .upstreamCompletionBeforeSubscription) }
       }
       return
     }
-    let ending = logic.receive(completion: completion, &storage.state.value)
+    let ending = logic.receive(completion: completion, &state.value)
     run { $0.end(ending, cause: .upstreamCompletion) }
   }
 
@@ -369,7 +370,7 @@ extension OperatorDriver: CustomReflectable, CustomPlaygroundDisplayConvertible 
       upstream: upstream as Any, status: status, ended: !live)
     // The logic's state as it is now, read without the lock (upstream events, which own it,
     // may be changing it on another thread): a debugging view, as Combine's is.
-    return Mirror(self, children: logic.mirrorChildren(storage.state.value, context))
+    return Mirror(self, children: logic.mirrorChildren(state.value, context))
   }
 
   @usableFromInline
