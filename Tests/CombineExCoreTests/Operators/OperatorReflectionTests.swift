@@ -115,6 +115,19 @@ struct OperatorReflectionTests {
     #expect(result.map { String(describing: $0) } == "Optional(15)")
   }
 
+  @Test("a driver's mirror status shows the upstream's subscription while subscribed, then the end")
+  func driverStatusShowsUpstream() {
+    let (subscriber, upstream, holder) = attached { $0.tryScan(0, +) }
+    func status() -> String? {
+      children(subscriber)?.first { $0.label == "status" }.map { String(describing: $0.value) }
+    }
+    #expect(status() == "awaitingSubscription(pending: nil)")
+    upstream.subscribe()
+    #expect(status() == "subscribed(\(Subscriptions.empty))")
+    holder.subscription?.cancel()
+    #expect(status() == "terminated")
+  }
+
   @Test("the driver's subscription, handed downstream, is the subscriber the upstream has")
   func driverSubscriptionMatchesSubscriber() {
     let (subscriber, upstream, holder) = attached { $0.tryMap { $0 } }

@@ -35,22 +35,43 @@
 /// subscription ends the operator too, or, for the logics whose ``MisusePolicy`` says so, is
 /// only noted. The downstream is released when the completion is handed out or at the cancel;
 /// the upstream's subscription when the operator ends.
+///
+/// ## Why the upstream's subscription is not in the state
+/// An `any Subscription` is an opaque existential: a type that holds one is copied and destroyed
+/// through value witnesses (calls into the runtime, with the types' metadata), even in
+/// specialized code. Kept in ``upstream`` rather than in ``Phase`` and ``Action``, it leaves
+/// those two plain values, which the driver copies freely: 2,200 instructions less per
+/// `s.Scan` subscription.
 @usableFromInline
 struct OperatorStateMachine<Output, Failure: Error> {
   /// Where the operator is in its life.
   @usableFromInline
-  enum State {
+  enum Phase {
     /// Waiting for the upstream's subscription. `pending` is `nil` while the downstream has no
     /// subscription either (a request made then, by a caller that found the driver some other
     /// way, asks for nothing); once it has one, what it requested meanwhile, which goes up with
     /// the subscription.
     case awaitingSubscription(pending: Subscribers.Demand?)
-    /// Connected to the upstream.
-    case subscribed(any Subscription)
+    /// Connected to the upstream (its subscription is in ``OperatorStateMachine/upstream``).
+    case subscribed
     /// Ended: the final value (or, `nil`, the `.finished` of an operator that ends without
     /// one) waits for the downstream's demand.
     case awaitingDemand(Output?)
     /// Completed, failed or cancelled: nothing more happens.
+    case terminated
+  }
+
+  /// Where the operator is, as its mirror shows it (``OperatorMirrorContext/status``): the
+  /// ``Phase``, with the upstream's subscription in `subscribed`. Only the mirror builds one.
+  @usableFromInline
+  enum State {
+    /// See ``Phase/awaitingSubscription(pending:)``.
+    case awaitingSubscription(pending: Subscribers.Demand?)
+    /// Connected to this upstream's subscription.
+    case subscribed(any Subscription)
+    /// See ``Phase/awaitingDemand(_:)``.
+    case awaitingDemand(Output?)
+    /// See ``Phase/terminated``.
     case terminated
   }
 
@@ -117,8 +138,9 @@ struct OperatorStateMachine<Output, Failure: Error> {
     /// Nothing yet: the upstream's subscription has not arrived (the demand waits for it if the
     /// downstream has its subscription).
     case beforeSubscription
-    /// Pass it on to this upstream (`nil`: none is connected, the logic may still log it).
-    case forward((any Subscription)?)
+    /// Pass it on to ``OperatorStateMachine/upstream`` (`nil`: none is connected, the logic may
+    /// still log it).
+    case forward
     /// Deliver the final value that waited for demand.
     case end(Action)
   }
@@ -126,9 +148,10 @@ struct OperatorStateMachine<Output, Failure: Error> {
   /// What the driver does after a transition, once the lock is released, in this order.
   @usableFromInline
   struct Action {
-    /// Cancel the upstream.
+    /// Cancel the upstream: the transition left its subscription in
+    /// ``OperatorStateMachine/upstream`` for the driver to take, under the same lock.
     @usableFromInline
-    var cancelUpstream: (any Subscription)?
+    var cancelsUpstream = false
     /// Take the downstream out of the driver (to deliver `deliver` to it, or to release it).
     @usableFromInline
     var releasesDownstream = false
@@ -148,11 +171,11 @@ struct OperatorStateMachine<Output, Failure: Error> {
 
     @inlinable
     init(
-      cancelUpstream: (any Subscription)? = nil, releasesDownstream: Bool = false,
+      cancelsUpstream: Bool = false, releasesDownstream: Bool = false,
       deliver: OperatorEnding<Output, Failure>? = nil, ended: Bool = false,
       discarded: OperatorEnding<Output, Failure>? = nil, notedEarlyCancel: Bool = false
     ) {
-      self.cancelUpstream = cancelUpstream
+      self.cancelsUpstream = cancelsUpstream
       self.releasesDownstream = releasesDownstream
       self.deliver = deliver
       self.ended = ended
@@ -162,7 +185,12 @@ struct OperatorStateMachine<Output, Failure: Error> {
   }
 
   @usableFromInline
-  var state = State.awaitingSubscription(pending: nil)
+  var state = Phase.awaitingSubscription(pending: nil)
+  /// The upstream's subscription while ``Phase/subscribed``. A transition that leaves that state
+  /// drops it, unless its action cancels the upstream (``Action/cancelsUpstream``): then the
+  /// driver takes it out in the same critical section, to cancel it after the lock.
+  @usableFromInline
+  var upstream: (any Subscription)?
   /// Whether the downstream cancelled: after the end too, and before the subscription when the
   /// cancel was only noted (a value ending then sends no `.finished` after its value).
   @usableFromInline
@@ -177,6 +205,16 @@ struct OperatorStateMachine<Output, Failure: Error> {
   init(demandTracking: DemandTracking, earlyCancelEnds: Bool) {
     demand = DemandCount(demandTracking)
     self.earlyCancelEnds = earlyCancelEnds
+  }
+
+  /// The state, for the mirror.
+  var status: State {
+    switch state {
+    case .awaitingSubscription(let pending): .awaitingSubscription(pending: pending)
+    case .subscribed: upstream.map { .subscribed($0) } ?? .terminated
+    case .awaitingDemand(let value): .awaitingDemand(value)
+    case .terminated: .terminated
+    }
   }
 
   /// Whether the operator has not ended yet.
@@ -234,7 +272,8 @@ struct OperatorStateMachine<Output, Failure: Error> {
     guard case .awaitingSubscription(let pending) = state else {
       return .cancel(whileConnected: isSubscribed)
     }
-    state = .subscribed(subscription)
+    state = .subscribed
+    upstream = subscription
     return .start(handToDownstream: pending == nil, demand: pending ?? .none)
   }
 
@@ -269,10 +308,14 @@ struct OperatorStateMachine<Output, Failure: Error> {
   mutating func end(_ ending: OperatorEnding<Output, Failure>, cause: EndCause) -> Action {
     var action = Action()
     switch state {
-    case .subscribed(let upstream):
+    case .subscribed:
       // Only a misbehaving upstream, which completes on one thread while its subscription
       // arrives on another, ends an operator that is connected by an early completion.
-      if cause != .upstreamCompletion { action.cancelUpstream = upstream }
+      if cause != .upstreamCompletion {
+        action.cancelsUpstream = true
+      } else {
+        upstream = nil
+      }
     case .awaitingSubscription:
       // Only an early completion can end the operator before the upstream is connected.
       guard cause == .upstreamCompletionBeforeSubscription else { return action }
@@ -313,13 +356,13 @@ struct OperatorStateMachine<Output, Failure: Error> {
       // made before that (by a caller that found the driver some other way) asks for nothing.
       if let pending { state = .awaitingSubscription(pending: pending + requested) }
       return .beforeSubscription
-    case .subscribed(let upstream):
-      return .forward(upstream)
+    case .subscribed:
+      return .forward
     case .awaitingDemand(let value):
       state = .terminated
       return .end(Action(releasesDownstream: true, deliver: .result(value), ended: true))
     case .terminated:
-      return .forward(nil)
+      return .forward
     }
   }
 
@@ -336,8 +379,8 @@ struct OperatorStateMachine<Output, Failure: Error> {
     switch state {
     case .awaitingSubscription:
       action.ended = true
-    case .subscribed(let upstream):
-      action.cancelUpstream = upstream
+    case .subscribed:
+      action.cancelsUpstream = true
       action.ended = true
     case .awaitingDemand(let value):
       action.discarded = .result(value)
