@@ -67,10 +67,7 @@ package struct ResultSlot: ~Copyable {
       boxed = BoxedResult(result)
       return
     }
-    _ = withUnsafeMutableBytes(of: &words) {
-      $0.baseAddress.unsafelyUnwrapped.initializeMemory(
-        as: Result<Output, Failure>.self, to: result)
-    }
+    Self.initialize(&words, to: result)
     // Decided by the type: specialized, a trivial result stores no destroyer.
     if !_isPOD(Result<Output, Failure>.self) {
       destroyer = ResultDestroyer {
@@ -92,10 +89,7 @@ package struct ResultSlot: ~Copyable {
     _: Result<Output, Failure>.Type
   ) -> Result<Output, Failure> {
     if let boxed { return boxed.value as! Result<Output, Failure> }
-    return withUnsafeMutableBytes(of: &words) {
-      $0.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Result<Output, Failure>.self)
-        .pointee
-    }
+    return Self.copy(from: &words, as: Result<Output, Failure>.self)
   }
 
   /// Moves the result out, leaving the slot empty; it must be there and be a
@@ -110,10 +104,7 @@ package struct ResultSlot: ~Copyable {
       return boxed.value as! Result<Output, Failure>
     }
     destroyer = nil
-    return withUnsafeMutableBytes(of: &words) {
-      $0.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Result<Output, Failure>.self)
-        .move()
-    }
+    return Self.move(from: &words, as: Result<Output, Failure>.self)
   }
 
   /// Destroys the result, if any, leaving the slot empty. It may run user code (a deinit):
@@ -125,8 +116,30 @@ package struct ResultSlot: ~Copyable {
     boxed = nil
     if let destroyer {
       self.destroyer = nil
-      withUnsafeMutableBytes(of: &words) { destroyer.destroy($0.baseAddress.unsafelyUnwrapped) }
+      destroyer.destroy(&words)
     }
+  }
+
+  // The in-place accessors take `words`' address as an argument (`&words`), not through
+  // `withUnsafeMutableBytes(of:)`: its closure, in the generic code that runs unspecialized
+  // (CombineEx's `FutureWork`), was a partial application per access.
+
+  /// Initializes the in-place storage at `words` to `value`.
+  @inlinable
+  static func initialize<Value>(_ words: UnsafeMutableRawPointer, to value: Value) {
+    words.initializeMemory(as: Value.self, to: value)
+  }
+
+  /// A copy of the value stored in place at `words`.
+  @inlinable
+  static func copy<Value>(from words: UnsafeMutableRawPointer, as _: Value.Type) -> Value {
+    words.assumingMemoryBound(to: Value.self).pointee
+  }
+
+  /// Moves the value stored in place at `words` out, leaving the storage uninitialized.
+  @inlinable
+  static func move<Value>(from words: UnsafeMutableRawPointer, as _: Value.Type) -> Value {
+    words.assumingMemoryBound(to: Value.self).move()
   }
 }
 
