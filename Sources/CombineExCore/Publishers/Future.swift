@@ -29,8 +29,8 @@
 public final class Future<Output, Failure: Error>: Publisher, SingleResultOrigin,
   @unchecked Sendable
 {
-  // @unchecked Sendable: `result`, `resultIsFailure` and `waiting` are guarded by `lock` (so
-  // they need no runtime exclusivity checks: `@exclusivity(unchecked)`).
+  // @unchecked Sendable: `result` and `waiting` are guarded by `lock` (so they need no runtime
+  // exclusivity checks: `@exclusivity(unchecked)`).
   /// A type that represents a closure to invoke in the future, when an element or error is
   /// available: the first call fulfills the future, later calls are ignored.
   public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
@@ -39,14 +39,10 @@ public final class Future<Output, Failure: Error>: Publisher, SingleResultOrigin
   // metadata (a generic class's deinitializer is never specialized).
   @usableFromInline
   let lock = Lock()
-  /// The result (a `Result<Output, Failure>` boxed), once the promise has been called.
+  /// The result (a `Result<Output, Failure>`), once the promise has been called.
   @usableFromInline
   @exclusivity(unchecked)
-  var result: Any?
-  /// Whether `result` is a failure.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var resultIsFailure = false
+  var result = ResultSlot()
   /// Subscriptions made before the result was known, in subscription order.
   @usableFromInline
   @exclusivity(unchecked)
@@ -59,42 +55,43 @@ public final class Future<Output, Failure: Error>: Publisher, SingleResultOrigin
   ///   from any thread.
   @inlinable
   public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
-    attemptToFulfill { [self] result in
-      switch result {
-      case .success: fulfill(boxed: result, isFailure: false)
-      case .failure: fulfill(boxed: result, isFailure: true)
-      }
-    }
+    attemptToFulfill { [self] result in fulfill(result) }
   }
 
   /// Attaches the subscriber, which receives the result as described above.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     let subscription = SingleResultSubscription(kind: .future, origin: self, downstream: subscriber)
-    let known = lock.withLock { () -> (result: Any, isFailure: Bool)? in
-      if let result { return (result, resultIsFailure) }
-      waiting.append(subscription)
-      return nil
+    lock.withLock {
+      // Copied into a subscription not shared yet: the subscriber has not seen it, and the
+      // future does not list it.
+      if !result.isEmpty {
+        subscription.preset(result.copy(Result<Output, Failure>.self))
+      } else {
+        waiting.append(subscription)
+      }
     }
-    // Not shared yet: the subscriber has not seen it, and the future does not list it.
-    if let known { subscription.preset(known.result, isFailure: known.isFailure) }
     subscriber.receive(subscription: subscription)
     subscription.start()
   }
 
   /// The promise: records the first result and hands it to every waiting subscription.
-  @usableFromInline
-  func fulfill(boxed result: Any, isFailure: Bool) {
+  @inlinable
+  func fulfill(_ result: Result<Output, Failure>) {
     let waiters = lock.withLock { () -> [SingleResultSubscription] in
-      guard self.result == nil else { return [] }
-      self.result = result
-      resultIsFailure = isFailure
+      guard self.result.isEmpty else { return [] }
+      self.result.store(result)
+      guard !waiting.isEmpty else { return [] }
       defer { waiting = [] }
       return waiting
     }
     for waiter in waiters {
-      waiter.fulfill(boxed: result, isFailure: isFailure)
+      waiter.fulfill(result)
     }
+  }
+
+  deinit {
+    result.clear()
   }
 
   /// Forgets a cancelled subscription that was waiting for the result.

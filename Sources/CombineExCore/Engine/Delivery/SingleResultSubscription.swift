@@ -12,7 +12,8 @@
 /// `Optional<Result<...>>` fields looked up their metadata in the runtime's cache on every
 /// subscription. The subscriber lives in the context of the `delivery` closure, created in the
 /// publisher's `receive(subscriber:)` (specialized where that is `@inlinable`), and the result
-/// waits boxed in an `Any`, opened by the same closure.
+/// waits in a ``ResultSlot``, written and read by typed `@inlinable` code (the publisher's,
+/// and that closure).
 @usableFromInline
 package final class SingleResultSubscription: Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -37,11 +38,24 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   /// What a call of `delivery` does.
   @usableFromInline
   package enum Action {
-    /// Sends the result (`result`, a `Result<Output, Failure>` boxed): a value then
-    /// `.finished` unless the subscriber cancelled meanwhile, or a failure.
+    /// Sends the result (in `result`): a value then `.finished` unless the subscriber
+    /// cancelled meanwhile, or a failure.
     case deliver
     /// Returns the subscriber, for the mirror; delivers nothing.
     case reflect
+  }
+
+  /// The closure that delivers to the subscriber (see ``Action``), in a struct: stored bare in
+  /// an optional, a closure is re-abstracted, which allocated a thunk at every call.
+  @usableFromInline
+  struct Delivery {
+    @usableFromInline
+    let run: (SingleResultSubscription, Action) -> Any?
+
+    @inlinable
+    init(_ run: @escaping (SingleResultSubscription, Action) -> Any?) {
+      self.run = run
+    }
   }
 
   @usableFromInline
@@ -76,41 +90,49 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   /// The result (a `Result<Output, Failure>`), from its arrival until its delivery.
   @usableFromInline
   @exclusivity(unchecked)
-  var result: Any?
-  /// Whether `result` is a failure, which is delivered without demand.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var resultIsFailure = false
+  var result = ResultSlot()
   /// Sends the result to the subscriber, or shows it (see ``Action``); `nil` once the
   /// subscriber is let go of (delivered or cancelled).
   @usableFromInline
   @exclusivity(unchecked)
-  var delivery: ((SingleResultSubscription, Action) -> Any?)?
-  /// The future whose result this subscription waits for (held weakly: a subscription keeps
-  /// no future alive, and showing it in the mirror keeps nothing alive either).
+  var delivery: Delivery?
+  /// The future whose result this subscription waits for, while its `receive(subscriber:)`
+  /// runs (``start()``, and a delivery made there, included), which keeps it alive: read only
+  /// under `lock` in that time, and `nil` after it. Unowned: a weak reference allocates the
+  /// future's side table and makes each of its retains and releases take the slow path, and
+  /// a subscription delivered at once (the result was known, the subscriber asked for it in
+  /// `receive(subscription:)`) never needs more.
   @usableFromInline
   @exclusivity(unchecked)
-  weak var origin: (any SingleResultOrigin)?
+  unowned(unsafe) var startingOrigin: (any SingleResultOrigin)?
+  /// The future, after ``start()``, for a subscription that still waits (for the result, or for
+  /// demand): held weakly, so that a subscription keeps no future alive, and showing it in the
+  /// mirror keeps nothing alive either.
+  @usableFromInline
+  @exclusivity(unchecked)
+  weak var laterOrigin: (any SingleResultOrigin)?
   /// Cancels the running work of a `DeferredFuture`, until the result is delivered.
   @usableFromInline
   @exclusivity(unchecked)
   var cancelWork: (@Sendable () -> Void)?
 
   /// Creates the subscription for `downstream`; the result goes to it through `delivery`.
+  /// `origin` must stay alive until ``start()`` has returned (it is the future calling this
+  /// from its `receive(subscriber:)`).
   @inlinable
   package init<Downstream: Subscriber>(
     kind: Kind, origin: (any SingleResultOrigin)?, downstream: Downstream
   ) {
     self.kind = kind
-    self.origin = origin
-    self.delivery = { subscription, action in
+    self.startingOrigin = origin
+    self.delivery = Delivery { subscription, action in
       switch action {
       case .reflect:
         return downstream
       case .deliver:
-        // Always the type the publisher boxed: its `Output` and `Failure` are the subscriber's.
-        let result = subscription.result.unsafelyUnwrapped
-        switch result as! Result<Downstream.Input, Downstream.Failure> {
+        // Always the type the publisher stored: its `Output` and `Failure` are the
+        // subscriber's.
+        switch subscription.result.take(Result<Downstream.Input, Downstream.Failure>.self) {
         case .success(let value):
           _ = downstream.receive(value)
           // Still `delivering` unless the subscriber cancelled meanwhile.
@@ -123,6 +145,26 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
     }
   }
 
+  deinit {
+    // A result that arrived but was never delivered (the subscriber let go of the
+    // subscription without cancelling it).
+    result.clear()
+  }
+
+  /// The future, under `lock`: see ``startingOrigin`` and ``laterOrigin``.
+  @usableFromInline
+  var origin: (any SingleResultOrigin)? {
+    startingOrigin ?? laterOrigin
+  }
+
+  /// Under `lock`, at the end of the starting phase, unless a delivery runs now: the future is
+  /// held weakly from now on, if it may still be needed (for the mirror, or to be told of a
+  /// cancel).
+  @usableFromInline
+  func endStartingOrigin() {
+    if let startingOrigin, phase != .done { laterOrigin = startingOrigin }
+    startingOrigin = nil
+  }
   @usableFromInline
   package var description: String {
     switch kind {
@@ -132,31 +174,36 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   }
 
   /// Keeps a result known before the subscription is shared with anyone (no lock: no other
-  /// thread can see it yet). `result` is a `Result<Output, Failure>` boxed.
+  /// thread can see it yet).
   @inlinable
+  package func preset<Output, Failure: Error>(_ result: Result<Output, Failure>) {
+    self.result.store(result)
+  }
+
+  /// Keeps a result known before the subscription is shared with anyone (no lock: no other
+  /// thread can see it yet). `result` is a `Result<Output, Failure>` boxed.
+  @usableFromInline
   package func preset(_ result: Any, isFailure: Bool) {
-    self.result = result
-    resultIsFailure = isFailure
+    self.result.store(boxed: result, isFailure: isFailure)
   }
 
   /// Receives the result; only the first call counts.
   @inlinable
   package func fulfill<Output, Failure: Error>(_ result: Result<Output, Failure>) {
-    let isFailure: Bool
-    switch result {
-    case .success: isFailure = false
-    case .failure: isFailure = true
+    let ready = lock.withLock { () -> Bool in
+      guard phase == .starting || phase == .live, self.result.isEmpty else { return false }
+      self.result.store(result)
+      return takeDeliveryIfReady()
     }
-    fulfill(boxed: result, isFailure: isFailure)
+    if ready { deliver() }
   }
 
   /// Receives the result (a `Result<Output, Failure>` boxed); only the first call counts.
   @usableFromInline
   package func fulfill(boxed result: Any, isFailure: Bool) {
     let ready = lock.withLock { () -> Bool in
-      guard phase == .starting || phase == .live, self.result == nil else { return false }
-      self.result = result
-      resultIsFailure = isFailure
+      guard phase == .starting || phase == .live, self.result.isEmpty else { return false }
+      self.result.store(boxed: result, isFailure: isFailure)
       return takeDeliveryIfReady()
     }
     if ready { deliver() }
@@ -166,9 +213,16 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   @usableFromInline
   package func start() {
     let ready = lock.withLock { () -> Bool in
-      guard phase == .starting else { return false }
+      guard phase == .starting else {
+        startingOrigin = nil
+        return false
+      }
       phase = .live
-      return takeDeliveryIfReady()
+      // A delivery now runs inside the future's `receive(subscriber:)`: `startingOrigin`
+      // stays valid through it.
+      if takeDeliveryIfReady() { return true }
+      endStartingOrigin()
+      return false
     }
     if ready { deliver() }
   }
@@ -183,10 +237,15 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   /// demand) arrived meanwhile.
   package func finishStartingWork(cancellingWith cancelWork: (@Sendable () -> Void)?) {
     let (ready, cancelNow) = lock.withLock { () -> (Bool, (@Sendable () -> Void)?) in
-      guard phase == .starting else { return (false, cancelWork) }
+      guard phase == .starting else {
+        startingOrigin = nil
+        return (false, cancelWork)
+      }
       phase = .live
       self.cancelWork = cancelWork
-      return (takeDeliveryIfReady(), nil)
+      if takeDeliveryIfReady() { return (true, nil) }
+      endStartingOrigin()
+      return (false, nil)
     }
     cancelNow?()
     if ready { deliver() }
@@ -223,16 +282,17 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
       }
       phase = .done
       defer {
-        result = nil
         delivery = nil
         cancelWork = nil
+        startingOrigin = nil
       }
       return Ending(
-        origin: kind == .future ? origin : nil, delivery: delivery, result: result,
-        cancelWork: cancelWork)
+        origin: kind == .future ? origin : nil, delivery: delivery, cancelWork: cancelWork)
     }
-    // The subscriber and the result are released here, outside the lock.
     guard let ending else { return }
+    // The result and the subscriber are released here, outside the lock; from `done` on, no
+    // other thread touches the result.
+    result.clear()
     ending.origin?.forget(self)
     ending.cancelWork?()
   }
@@ -241,8 +301,7 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   @usableFromInline
   struct Ending {
     let origin: (any SingleResultOrigin)?
-    let delivery: ((SingleResultSubscription, Action) -> Any?)?
-    let result: Any?
+    let delivery: Delivery?
     let cancelWork: (@Sendable () -> Void)?
   }
 
@@ -250,24 +309,26 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
   /// `true`: the calling thread then owns `delivery` and `result`, and must call ``deliver()``.
   @usableFromInline
   func takeDeliveryIfReady() -> Bool {
-    guard phase == .live, result != nil, delivery != nil else { return false }
-    if !hasDemand, !resultIsFailure { return false }
+    guard phase == .live, !result.isEmpty, delivery != nil else { return false }
+    if !hasDemand, !result.isFailure { return false }
     phase = .delivering
     cancelWork = nil
     return true
   }
 
-  /// Sends the result, then lets go of the subscriber and the result. Only the thread that
-  /// moved to `delivering` calls it.
+  /// Sends the result, then lets go of the subscriber. Only the thread that moved to
+  /// `delivering` calls it.
   @usableFromInline
   func deliver() {
-    _ = delivery.unsafelyUnwrapped(self, .deliver)
+    _ = delivery.unsafelyUnwrapped.run(self, .deliver)
     // `delivering` until the completion was received (a cancel meanwhile only ends it early):
     // the mirror shows the future to the subscriber receiving it, as Combine's does.
-    lock.withLock { phase = .done }
-    // Released outside the lock; from `done` on, no other thread reads them.
+    lock.withLock {
+      phase = .done
+      startingOrigin = nil
+    }
+    // Released outside the lock; from `done` on, no other thread reads it.
     delivery = nil
-    result = nil
   }
 
   /// Called by `delivery` after the value: whether to send `.finished` (no cancel meanwhile).
@@ -288,7 +349,7 @@ package final class SingleResultSubscription: Subscription, CustomStringConverti
         phase == .starting || phase == .live ? self.delivery : nil, self.hasDemand
       )
     }
-    let downstream = delivery?(self, .reflect)
+    let downstream = delivery?.run(self, .reflect)
     switch kind {
     case .future:
       return Mirror(
