@@ -13,22 +13,39 @@
 final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConvertible,
   @unchecked Sendable
 {
-  // @unchecked Sendable: `machine` and `downstream` are guarded by `lock`; a deliverer uses its
-  // own copy of `downstream`, and the machine lets only one caller at a time be the deliverer.
-  // The `var`s skip the runtime's exclusivity checks (`@exclusivity(unchecked)`): the lock
-  // already makes every access exclusive.
+  // @unchecked Sendable: `fields` (the machine and the downstream) is guarded by `lock`; a
+  // deliverer uses its own copy of the downstream, and the machine lets only one caller at a
+  // time be the deliverer. `fields` skips the runtime's exclusivity checks
+  // (`@exclusivity(unchecked)`): the lock already makes every access exclusive.
   @usableFromInline
   typealias Machine = MergeStateMachine<Downstream.Input, Downstream.Failure>
 
   @usableFromInline
   let lock = Lock()
+  /// The machine and the downstream, guarded by `lock`, in one stored property: Swift never
+  /// specializes a generic class's deinitializer, which looks up in the runtime's metadata
+  /// cache, at every subscription, the type of every stored property that is generic but not
+  /// one of the class's parameters: the machine and `Optional<Downstream>` apart cost two
+  /// lookups, this struct one (as ``OperatorDriver``'s `storage`).
   @usableFromInline
   @exclusivity(unchecked)
-  var machine: Machine
-  /// Released (set to `nil`) when the completion is handed out or the downstream cancels.
+  var fields: Fields
+
+  /// See ``fields``.
   @usableFromInline
-  @exclusivity(unchecked)
-  var downstream: Downstream?
+  struct Fields {
+    @usableFromInline
+    var machine: Machine
+    /// Released (set to `nil`) when the completion is handed out or the downstream cancels.
+    @usableFromInline
+    var downstream: Downstream?
+
+    @inlinable
+    init(machine: Machine, downstream: Downstream) {
+      self.machine = machine
+      self.downstream = downstream
+    }
+  }
 
   @usableFromInline
   let description: String
@@ -60,8 +77,7 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   @inlinable
   init(mode: Machine.Mode, downstream: Downstream, name: String) {
-    machine = Machine(mode: mode)
-    self.downstream = downstream
+    fields = Fields(machine: Machine(mode: mode), downstream: downstream)
     description = name
     if case .fixed = mode { returnsDemandToInputs = false } else { returnsDemandToInputs = true }
     entry = { storage, event, payload in storage.handle(event, payload) }
@@ -112,7 +128,7 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   /// Whether the merge still accepts inputs (used to skip subscribing inputs once it is over).
   @inlinable
-  var isActive: Bool { lock.withLock { machine.isActive } }
+  var isActive: Bool { lock.withLock { fields.machine.isActive } }
 
   /// Finishes an empty merge at once; called after the downstream received the subscription.
   @inlinable
@@ -136,7 +152,7 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   func subscribeNewInput<Input: Publisher, Route: MergeValueRoute>(
     route: Route.Type, _ makeInput: () -> Input
   ) where Input.Output == Downstream.Input, Input.Failure == Downstream.Failure {
-    guard let (id, replaced) = lock.withLock({ machine.addInput() }) else { return }
+    guard let (id, replaced) = lock.withLock({ fields.machine.addInput() }) else { return }
     for subscription in replaced { subscription.cancel() }
     makeInput().subscribe(MergeInput<Downstream, Route>(storage: self, id: id))
   }
@@ -161,9 +177,9 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   @inlinable
   func receive(_ value: Downstream.Input, fromInput id: Int) -> Subscribers.Demand {
     let (arrival, downstream) = lock.withLock { () -> (Machine.Arrival, Downstream?) in
-      let arrival = machine.receive(value, fromInput: id)
+      let arrival = fields.machine.receive(value, fromInput: id)
       guard case .deliver = arrival else { return (arrival, nil) }
-      return (arrival, self.downstream)
+      return (arrival, fields.downstream)
     }
     switch arrival {
     case .deliver:
@@ -183,7 +199,7 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   @inlinable
   func receive(completion: Subscribers.Completion<Downstream.Failure>, fromInput id: Int) {
     let result = lock.withLock { () -> (action: Machine.Action, downstream: Downstream?)? in
-      guard let action = machine.receive(completion: completion, fromInput: id) else {
+      guard let action = fields.machine.receive(completion: completion, fromInput: id) else {
         return nil
       }
       return takeDownstream(for: action)
@@ -232,8 +248,8 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   @inlinable
   func handleCancel() {
     let subscriptions = lock.withLock { () -> [any Subscription] in
-      downstream = nil
-      return machine.cancel()
+      fields.downstream = nil
+      return fields.machine.cancel()
     }
     for subscription in subscriptions { subscription.cancel() }
   }
@@ -246,7 +262,7 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   func transition(
     _ body: (inout Machine) -> Machine.Action
   ) -> (action: Machine.Action, downstream: Downstream?) {
-    lock.withLock { takeDownstream(for: body(&machine)) }
+    lock.withLock { takeDownstream(for: body(&fields.machine)) }
   }
 
   /// Under the lock: the downstream to deliver `action`'s delivery to, if any (released here
@@ -259,10 +275,10 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
     case nil:
       return (action, nil)
     case .value:
-      return (action, downstream)
+      return (action, fields.downstream)
     case .finished, .failure:
-      defer { downstream = nil }
-      return (action, downstream)
+      defer { fields.downstream = nil }
+      return (action, fields.downstream)
     }
   }
 
@@ -311,7 +327,7 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
     if let input, returnsDemandToInputs {
       let more = downstream.receive(value)
       if let returned = lock.withLock({
-        machine.didDeliverFirstWithNothingToDo(requesting: more, fromInput: input)
+        fields.machine.didDeliverFirstWithNothingToDo(requesting: more, fromInput: input)
       }) {
         return returned
       }
@@ -324,7 +340,7 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
     }
     while true {
       let more = downstream.receive(value)
-      if lock.withLock({ machine.didDeliverWithNothingToDo(requesting: more) }) {
+      if lock.withLock({ fields.machine.didDeliverWithNothingToDo(requesting: more) }) {
         return returned
       }
       guard let next = afterDelivery(to: downstream, { $0.didDeliver(requesting: more) }).next
