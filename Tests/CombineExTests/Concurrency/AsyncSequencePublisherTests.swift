@@ -156,6 +156,9 @@ struct AsyncSequencePublisherTests {
         receiveCompletion: { _ in finished.fire() }, receiveValue: { owner.values.append($0) })
     }
     await finished.wait()
+    // The sink lets go of its closures just after `receiveCompletion` returns, on the
+    // sequence's task, which may still be running here: wait for it (bounded, 30 s).
+    for _ in 0..<3000 where weakOwner != nil { try? await Task.sleep(for: .milliseconds(10)) }
     #expect(weakOwner == nil)
     _ = cancellable
   }
