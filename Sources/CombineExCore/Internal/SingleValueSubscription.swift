@@ -10,19 +10,16 @@ import Synchronization
 /// specialized for the pipeline: it runs in the `delivery` closure, created in the publisher's
 /// (specialized) `receive(subscriber:)`.
 ///
-/// The class is not generic: a generic class's deinitializer is never specialized, and
-/// destroying an `Optional<Downstream>` field there looked up the optional's metadata in the
-/// runtime's cache on every subscription (about a thousand instructions, a third of a
-/// `Just(x).map.sink` and cancel). The subscriber and the value wait in a ``ResultSlot`` (as a
-/// `Result<(Downstream, Value), Never>`), in place when they fit, and the `delivery` closure,
-/// made in the specialized initializer, reads them back typed; it captures nothing, so it costs
-/// no allocation (the closure's context used to hold them: an allocation per subscription, two
-/// of `Just(i).flatMap { Just($0) }`'s twelve, issue 30).
+/// The class is not generic: the subscriber and the value live in the context of the
+/// `delivery` closure, created in specialized code. A generic class's deinitializer is never
+/// specialized, and destroying an `Optional<Downstream>` field there looked up the optional's
+/// metadata in the runtime's cache on every subscription (about a thousand instructions, a
+/// third of a `Just(x).map.sink` and cancel).
 @usableFromInline
 final class SingleValueSubscription: Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  // @unchecked Sendable: `phase` decides, atomically, the one thread that may touch `held`
+  // @unchecked Sendable: `phase` decides, atomically, the one thread that may touch `delivery`
   // after initialization, so its accesses need no runtime exclusivity checks.
   /// Where the subscription is in its life; the raw values of an atomic.
   @usableFromInline
@@ -51,35 +48,16 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cust
     case reflect
   }
 
-  /// The closure that acts on the subscriber and the value in `held`, in a struct: stored bare
-  /// in an optional, a closure is re-abstracted (a thunk allocation per call).
-  @usableFromInline
-  struct Delivery {
-    @usableFromInline
-    let run: (SingleValueSubscription, Action) -> Any?
-
-    @inlinable
-    init(_ run: @escaping (SingleValueSubscription, Action) -> Any?) {
-      self.run = run
-    }
-  }
-
   @usableFromInline
   let phase = Atomic<UInt8>(Phase.waiting.rawValue)
 
-  /// The subscriber and the value, as a `Result<(Downstream, Downstream.Input), Never>`, until
-  /// a delivery or a detach takes them (or the deinitializer destroys them).
+  /// Acts on the subscriber and the value (see ``Action``); returns the value for `.reflect`
+  /// only. Holds the subscriber and the value until a delivery or a detach runs. With
+  /// `.detach`, it only tells the subscriber that no delivery will run (see
+  /// `handOver(_:reportingDetachTo:)`, with which the publishers hand this subscription over).
   @usableFromInline
   @exclusivity(unchecked)
-  var held = ResultSlot()
-
-  /// Acts on the subscriber and the value in `held` (see ``Action``); returns the value for
-  /// `.reflect` only. `.deliver` and `.detach` take them out of `held`, releasing them when
-  /// they return; `.detach` only tells the subscriber that no delivery will run (see
-  /// `handOver(_:reportingDetachTo:)`, with which the publishers hand this subscription over).
-  /// Called only while `held` is not empty.
-  @usableFromInline
-  let delivery: Delivery
+  var delivery: ((SingleValueSubscription, Action) -> Any?)?
 
   /// Its `description`, as Combine's: "Just", "Optional" or "Once" (`Result.Publisher`).
   @usableFromInline
@@ -89,12 +67,10 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cust
   init<Downstream: Subscriber>(
     downstream: Downstream, value: Downstream.Input, name: StaticString = "Just"
   ) {
-    typealias Held = Result<(Downstream, Downstream.Input), Never>
     self.name = name
-    delivery = Delivery { subscription, action in
+    delivery = { subscription, action in
       switch action {
       case .deliver:
-        let (downstream, value) = subscription.held.take(Held.self).get()
         _ = downstream.receive(value)
         if subscription.endDelivery() {
           downstream.receive(completion: .finished)
@@ -102,18 +78,12 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cust
           reportDetach(to: downstream)
         }
       case .detach:
-        let (downstream, _) = subscription.held.take(Held.self).get()
         reportDetach(to: downstream)
       case .reflect:
-        return subscription.held.copy(Held.self).get().1
+        return value
       }
       return nil
     }
-    held.store(Held.success((downstream, value)))
-  }
-
-  deinit {
-    held.clear()
   }
 
   @usableFromInline
@@ -155,7 +125,7 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cust
   @inlinable
   func cancel() {
     let previous = phase.exchange(Phase.done.rawValue, ordering: .acquiringAndReleasing)
-    // While held, the reader owns `held` and cleans up when it lets go; while delivering,
+    // While held, the reader owns `delivery` and cleans up when it lets go; while delivering,
     // `deliver()` already took it, and `endDelivery()` sees the cancel.
     if previous == Phase.waiting.rawValue { detach() }
   }
@@ -169,7 +139,7 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cust
       expected: Phase.waiting.rawValue, desired: Phase.held.rawValue,
       ordering: .acquiringAndReleasing)
     guard exchanged else { return nil }
-    let value = held.isEmpty ? nil : delivery.run(self, .reflect)
+    let value = delivery?(self, .reflect) ?? nil
     let (released, original) = phase.compareExchange(
       expected: Phase.held.rawValue, desired: Phase.waiting.rawValue,
       ordering: .acquiringAndReleasing)
@@ -187,16 +157,18 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cust
   /// After a cancel, with no delivery running: tells the subscriber, and lets go of it.
   @inlinable
   func detach() {
-    guard !held.isEmpty else { return }
-    _ = delivery.run(self, .detach)
+    let delivery = self.delivery
+    self.delivery = nil
+    _ = delivery?(self, .detach)
   }
 
   /// Runs the delivery once, releasing the subscriber and the value when it returns (rule 2:
   /// nothing after cancel, even a cancel made from inside `receive(_:)`).
   @inlinable
   func deliver() {
-    guard !held.isEmpty else { return }
-    _ = delivery.run(self, .deliver)
+    let delivery = self.delivery
+    self.delivery = nil
+    _ = delivery?(self, .deliver)
   }
 
   /// Called after the value was delivered: whether the completion follows (no cancel came).
