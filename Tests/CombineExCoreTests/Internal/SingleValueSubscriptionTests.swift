@@ -118,6 +118,34 @@ struct SingleValueSubscriptionTests {
     }
   }
 
+  @Test(
+    "the subscriber and the value are released at delivery, at cancel, or with the subscription",
+    arguments: [SingleValueEnding.delivery, .cancel, .drop])
+  func releasesSubscriberAndValue(ending: SingleValueEnding) {
+    // A small value is kept in place beside the subscriber, a large one boxed: both.
+    expectReleased(ending) { $0 }
+    expectReleased(ending) { LargeValue(tracked: $0) }
+  }
+
+  @Test("the mirror shows a large value (kept boxed) until it is delivered")
+  func mirrorOfLargeValue() throws {
+    var subscription: (any Subscription)?
+    var received: [LargeValue] = []
+    Just(LargeValue(tracked: Tracked(), padding: (1, 2, 3, 4))).subscribe(
+      AnySubscriber<LargeValue, Never>(
+        receiveSubscription: { subscription = $0 },
+        receiveValue: {
+          received.append($0)
+          return .none
+        }, receiveCompletion: nil))
+    let children = Mirror(reflecting: try #require(subscription)).children
+    #expect(children.count == 1)
+    #expect((children.first?.value as? LargeValue).map { $0.padding.3 } == 4)
+    subscription?.request(.max(1))
+    #expect(received.map(\.padding.3) == [4])
+    #expect(Mirror(reflecting: try #require(subscription)).children.isEmpty)
+  }
+
   @Test("stress: a mirror read while another thread requests delivers the value once")
   func stressMirrorWhileRequesting() async {
     for _ in 0..<200 {
@@ -142,6 +170,64 @@ struct SingleValueSubscriptionTests {
       #expect(values.withLock { $0 } == 1)
     }
   }
+}
+
+/// How a test ends a `Just`'s subscription.
+enum SingleValueEnding: CaseIterable, Sendable {
+  /// Requests: the value and `.finished` are delivered.
+  case delivery
+  /// Cancels before any request.
+  case cancel
+  /// Lets go of the subscription, neither requested nor cancelled.
+  case drop
+}
+
+/// An instance whose release a test watches.
+private final class Tracked {}
+
+/// A value too large to sit in place beside its subscriber (five words and more).
+private struct LargeValue {
+  let tracked: Tracked
+  var padding = (0, 0, 0, 0)
+}
+
+/// Subscribes to `Just(makeValue(tracked))`, ends the subscription as `ending` says, and checks
+/// that the value and the subscriber are released: at once after a delivery or a cancel (the
+/// subscription still held), with the subscription when it is dropped.
+private func expectReleased<Value>(
+  _ ending: SingleValueEnding, _ makeValue: (Tracked) -> Value,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  weak var weakValue: Tracked?
+  weak var weakSubscriber: Tracked?
+  var events: [String] = []
+  var subscription: (any Subscription)?
+  do {
+    let tracked = Tracked()
+    weakValue = tracked
+    let owner = Tracked()  // Held by the subscriber's closures only.
+    weakSubscriber = owner
+    Just(makeValue(tracked)).subscribe(
+      AnySubscriber<Value, Never>(
+        receiveSubscription: { subscription = $0 },
+        receiveValue: { _ in
+          withExtendedLifetime(owner) { events.append("value") }
+          return .none
+        },
+        receiveCompletion: { _ in events.append("finished") }))
+  }
+  #expect(weakValue != nil, "held until delivered", sourceLocation: sourceLocation)
+  #expect(weakSubscriber != nil, "held until delivered", sourceLocation: sourceLocation)
+  switch ending {
+  case .delivery: subscription?.request(.max(1))
+  case .cancel: subscription?.cancel()
+  case .drop: subscription = nil
+  }
+  #expect(weakValue == nil, "value released (\(ending))", sourceLocation: sourceLocation)
+  #expect(weakSubscriber == nil, "subscriber released (\(ending))", sourceLocation: sourceLocation)
+  #expect(
+    events == (ending == .delivery ? ["value", "finished"] : []), sourceLocation: sourceLocation)
+  withExtendedLifetime(subscription) {}
 }
 
 /// The three publishers that share the single-value subscription, each publishing `value`.

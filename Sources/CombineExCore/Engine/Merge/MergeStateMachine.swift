@@ -317,26 +317,25 @@ struct MergeStateMachine<Output, Failure: Error> {
   }
 
   /// An input's subscription arrived: it is granted the free demand (flatMap: one value, or
-  /// `.unlimited` if the downstream's demand is).
+  /// `.unlimited` if the downstream's demand is). Returns what to do with the subscription (a
+  /// reply, not an ``Action``: see ``MergeSubscriptionReply``).
   @inlinable
-  mutating func receive(subscription: any Subscription, forInput id: Int) -> Action {
+  mutating func receive(
+    subscription: any Subscription, forInput id: Int
+  ) -> MergeSubscriptionReply {
     guard isActive, let index = index(of: id), inputs[index].subscription == nil else {
-      return Action(cancel: [subscription])
+      return .cancel
     }
     inputs[index].subscription = subscription
-    var action = Action()
     if case .flatMap = mode {
       let grant: Subscribers.Demand = demand == .unlimited ? .unlimited : .max(1)
       inputs[index].granted = grant
-      action.request = [(subscription, grant)]
-      return action
+      return .request(grant)
     }
     let free = freeDemand
-    if free > 0 {
-      inputs[index].granted = free
-      action.request = [(subscription, free)]
-    }
-    return action
+    guard free > 0 else { return .keep }
+    inputs[index].granted = free
+    return .request(free)
   }
 
   /// An input delivered a value: returns ``Arrival/deliver`` if the caller became the
@@ -397,11 +396,12 @@ struct MergeStateMachine<Output, Failure: Error> {
   // MARK: Upstream (flatMap, switchToLatest)
 
   /// The upstream's subscription arrived: it is asked for `maxPublishers` values (flatMap;
-  /// even zero, as in Combine) or for every value (switchToLatest).
+  /// even zero, as in Combine) or for every value (switchToLatest). Returns what to do with
+  /// the subscription (see ``MergeSubscriptionReply``).
   @inlinable
-  mutating func receiveUpstream(subscription: any Subscription) -> Action {
+  mutating func receiveUpstream(subscription: any Subscription) -> MergeSubscriptionReply {
     guard isActive, upstream == nil, !upstreamFinished else {
-      return Action(cancel: [subscription])
+      return .cancel
     }
     upstream = subscription
     let initial: Subscribers.Demand
@@ -409,7 +409,7 @@ struct MergeStateMachine<Output, Failure: Error> {
     case .flatMap(let maxPublishers): initial = maxPublishers
     case .fixed, .switchToLatest: initial = .unlimited
     }
-    return Action(request: [(subscription, initial)])
+    return .request(initial)
   }
 
   /// The upstream completed.
@@ -586,6 +586,26 @@ struct MergeStateMachine<Output, Failure: Error> {
     upstream = nil
     return subscriptions
   }
+}
+
+/// What a merge does with a subscription that just arrived, an input's or the upstream's
+/// (``MergeStateMachine/receive(subscription:forInput:)``,
+/// ``MergeStateMachine/receiveUpstream(subscription:)``), once its lock is released.
+///
+/// Not an ``MergeStateMachine/Action``: these transitions only ever cancel or ask the arriving
+/// subscription, which the caller holds, so a trivial reply replaces the action's arrays, one
+/// allocation and a generic array destroy per subscription (two of
+/// `Just(i).flatMap { Just($0) }`'s twelve allocations, issue 30). Keeping a request in place in
+/// the generic `Action` instead made it larger, copied through its value witnesses (`e5` 50%
+/// worse, see Docs/Performance.md).
+@usableFromInline
+enum MergeSubscriptionReply {
+  /// Nothing to do (no demand to share out yet).
+  case keep
+  /// Cancel it: the merge is over, or already has this subscription's place filled.
+  case cancel
+  /// Ask it for this demand (even zero: flatMap's upstream with `maxPublishers` `.max(0)`).
+  case request(Subscribers.Demand)
 }
 
 /// Where a merge is in its life (the `State` of ``MergeStateMachine``). Declared outside the

@@ -171,7 +171,9 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   @inlinable
   func receive(subscription: any Subscription, forInput id: Int) {
-    perform(transition { $0.receive(subscription: subscription, forInput: id) })
+    answer(
+      subscription,
+      lock.withLock { fields.machine.receive(subscription: subscription, forInput: id) })
   }
 
   @inlinable
@@ -216,7 +218,8 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   @inlinable
   func receiveUpstream(subscription: any Subscription) {
-    perform(transition { $0.receiveUpstream(subscription: subscription) })
+    answer(
+      subscription, lock.withLock { fields.machine.receiveUpstream(subscription: subscription) })
   }
 
   @inlinable
@@ -287,6 +290,19 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
     performUpstreamCalls(result.action)
     if let delivery = result.action.deliver, let downstream = result.downstream {
       deliver(delivery, to: downstream)
+    }
+  }
+
+  /// Does what the machine replied to `subscription`'s arrival.
+  @inlinable
+  func answer(_ subscription: any Subscription, _ reply: MergeSubscriptionReply) {
+    switch reply {
+    case .keep:
+      break
+    case .cancel:
+      subscription.cancel()
+    case .request(let demand):
+      subscription.request(demand)
     }
   }
 

@@ -196,6 +196,28 @@ struct FlatMapTests {
     #expect(upstream.requests == [.max(0)])
   }
 
+  @Test("an upstream subscription that arrives after cancel is cancelled at once, unasked")
+  func lateUpstreamSubscriptionCancelled() {
+    let late = LateSubscriptionPublisher<Int, Never>()
+    let recorder = late.flatMap { Just($0) }.record()
+    recorder.cancel()
+    late.deliverSubscription()
+    #expect(late.subscription?.isCancelled == true)
+    #expect(late.subscription?.requested == Subscribers.Demand.none)
+  }
+
+  @Test("an inner subscription that arrives after cancel is cancelled at once, unasked")
+  func lateInnerSubscriptionCancelled() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let late = LateSubscriptionPublisher<Int, Never>()
+    let recorder = upstream.flatMap { _ in late }.record()
+    upstream.send(1)
+    recorder.cancel()
+    late.deliverSubscription()
+    #expect(late.subscription?.isCancelled == true)
+    #expect(late.subscription?.requested == Subscribers.Demand.none)
+  }
+
   @Test("a request of zero is an API violation")
   func zeroRequestTraps() async {
     await #expect(processExitsWith: .failure) {
