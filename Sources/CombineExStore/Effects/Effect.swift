@@ -70,11 +70,11 @@ public struct Effect<Output, Failure: Error>: Publisher {
   /// let effect = Effect([1, 2, 3].publisher)
   /// let cancellable = effect.sink { print($0) }  // Prints: 1, 2, 3
   /// ```
-  // Inlinable, as the constructors that wrap a publisher (`asEffect()`, `cancellable(id:)`):
-  // made where the publisher's type is known, the wrapping is specialized for it (the cast,
-  // the erasure and the closure looked up generic types at every effect otherwise).
   @inlinable
   public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
+    // Inlinable, as the constructors that wrap a publisher (`asEffect()`, `cancellable(id:)`):
+    // made where the publisher's type is known, the wrapping is specialized for it (the cast,
+    // the erasure and the closure looked up generic types at every effect otherwise).
     if let effect = publisher as? Effect {
       self = effect
     } else {
