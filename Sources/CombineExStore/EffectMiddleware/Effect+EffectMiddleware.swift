@@ -58,6 +58,7 @@ extension Publisher {
   /// ```swift
   /// let effect: Effect<Int, Never> = Just(1).asEffect()
   /// ```
+  @inlinable
   public func asEffect() -> Effect<Output, Failure> {
     Effect(self)
   }
@@ -73,6 +74,7 @@ extension Publisher {
   ///
   /// Tokens are `Hashable` values told apart by type as well as value. They only mean something
   /// to an ``EffectMiddleware``; elsewhere the effect runs like any publisher.
+  @inlinable
   public func asEffect<Token: Hashable>(cancellationToken: Token) -> Effect<Output, Failure> {
     Effect(self).withToken(CancellationKey(cancellationToken))
   }

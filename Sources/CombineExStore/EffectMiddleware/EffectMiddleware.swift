@@ -73,6 +73,13 @@ public final class EffectMiddleware<InputAction, OutputAction, State, Dependenci
     /// The token table of this middleware in this store.
     let table: EffectTable
 
+    @usableFromInline
+    init(source: ActionSource, dependencies: Dependencies, table: EffectTable) {
+      self.source = source
+      self.dependencies = dependencies
+      self.table = table
+    }
+
     /// Cancels, at once, the effect in flight under `token` (an unknown token is ignored), and
     /// returns ``Effect/doNothing`` so that a handler can return the call.
     ///
@@ -94,12 +101,22 @@ public final class EffectMiddleware<InputAction, OutputAction, State, Dependenci
   }
 
   /// One handler with the place it was written: `<>` concatenates components.
+  @usableFromInline
   struct Component {
+    @usableFromInline
     let origin: ActionSource
+    @usableFromInline
     let handle: Handler
+
+    init(origin: ActionSource, handle: @escaping Handler) {
+      self.origin = origin
+      self.handle = handle
+    }
   }
 
+  @usableFromInline
   let components: [Component]
+  @usableFromInline
   let counter = EffectCounter()
 
   init(components: [Component]) {
@@ -157,62 +174,63 @@ extension EffectMiddleware.Context: Sendable where Dependencies: Sendable {}
 
 /// The handlers and the output conversion, carried into the store's `@Sendable` middleware
 /// function.
-private struct UncheckedHandlers<InputAction, OutputAction, State, Dependencies>:
+@usableFromInline
+struct UncheckedHandlers<InputAction, OutputAction, State, Dependencies>:
   @unchecked Sendable
 {
   // @unchecked Sendable: immutable; the closures are only called by a store while it processes
   // an action (or, for `toAction`, while an effect delivers an output), never concurrently on
   // shared mutable state of their own.
+  @usableFromInline
   let components: [EffectMiddleware<InputAction, OutputAction, State, Dependencies>.Component]
+  @usableFromInline
   let toAction: (OutputAction) -> any StoreAction
+
+  @usableFromInline
+  init(
+    components: [EffectMiddleware<InputAction, OutputAction, State, Dependencies>.Component],
+    toAction: @escaping (OutputAction) -> any StoreAction
+  ) {
+    self.components = components
+    self.toAction = toAction
+  }
 }
 
 extension EffectMiddleware where Dependencies == Void {
   /// The middleware function, with the conversion of outputs to actions.
+  ///
+  /// Inlinable, so that the function a store calls at every action is specialized for the
+  /// middleware's types in the caller's module: compiled once for any types, it looked up
+  /// `Context`, `Component`, `Effect` and the optionals of the input and the state in the
+  /// runtime's metadata cache at every action (a sixth of `j7`). The table's work stays behind
+  /// ``EffectTable/run(_:origin:output:)``.
+  @inlinable
   func makeMiddleware(toAction: @escaping (OutputAction) -> any StoreAction) -> Middleware<State> {
     let handlers = UncheckedHandlers(components: components, toAction: toAction)
     let counter = self.counter
     return { dispatch, getState, next in
       // The store that installs the middleware binds its cancellation table while it makes its
       // middlewares: effects run here file their ids in it.
-      let registry = CancellationRegistry.current ?? .shared
-      let tables = handlers.components.map { _ in
-        EffectTable(counter: counter, registry: registry)
-      }
+      let tables = handlers.components.map { _ in EffectTable.forInstallingStore(counter: counter) }
       // Made once per component, not at every effect run.
       let outputs = handlers.components.map { component in
         let origin = component.origin
         return EffectOutput<OutputAction> { output in
-          dispatch(SourcedAction.wrap(handlers.toAction(output), source: origin))
+          dispatch(sourcedAction(handlers.toAction(output), source: origin))
         }
       }
       return { action in
         next(action)
         guard let input = action as? InputAction, let state = getState() else { return }
-        let source = ProcessingContext.current?.source ?? .unknown
-        // By index rather than `zip` or `indices`: this code is generic and runs unspecialized,
-        // and a `Zip2Sequence` of generic arrays looks up four types in the runtime's metadata
-        // cache at every action (a range's iterator runs unspecialized witnesses).
+        let source = ActionSource.ofCurrentAction
         var index = 0
         while index < tables.count {
           let component = handlers.components[index]
           let table = tables[index]
-          index += 1
           let effect = component.handle(
             input, state, Context(source: source, dependencies: (), table: table))
-          let origin = component.origin
-          // The description captures the token, not the effect: a generic capture would be
-          // boxed on the heap at every run, although the description is only made for an
-          // `EffectTracking` observer.
-          let token = effect.token
-          table.run(
-            effect,
-            description:
-              "an effect of the EffectMiddleware written at \(origin.file):\(origin.line)"
-              + (token.map {
-                " (cancellation token \(readableActionDescription($0.value.base)))"
-              } ?? ""),
-            output: outputs[index - 1])
+          table.run(effect, origin: component.origin, output: outputs[index])
+          index += 1
         }
       }
     }
@@ -224,6 +242,7 @@ extension EffectMiddleware where Dependencies == Void, OutputAction: StoreAction
   /// dispatched to that store.
   ///
   /// Each store it is installed in gets its own token tables.
+  @inlinable
   public func asMiddleware() -> Middleware<State> {
     makeMiddleware { $0 }
   }
@@ -234,6 +253,7 @@ extension EffectMiddleware where Dependencies == Void, OutputAction == any Store
   /// action type) are dispatched to that store.
   ///
   /// Each store it is installed in gets its own token tables.
+  @inlinable
   public func asMiddleware() -> Middleware<State> {
     makeMiddleware { $0 }
   }

@@ -27,6 +27,7 @@ extension Effect {
   ///     one store is never cancelled by another store's effects.
   ///   - cancelInFlight: When `true`, subscribing first cancels the runs in flight under `id`,
   ///     which stop (and finish) before the new run starts: only the latest run survives.
+  @inlinable
   public func cancellable<ID: Hashable>(id: ID, cancelInFlight: Bool = false) -> Effect {
     let work = self.work
     let key = CancellationKey(id)
@@ -53,12 +54,9 @@ extension Effect {
   /// let cancelling = Effect<Int, Never>.cancel(id: "ticks").sink { _ in }
   /// // Prints: finished
   /// ```
+  @inlinable
   public static func cancel<ID: Hashable>(id: ID) -> Effect {
-    let key = CancellationKey(id)
-    return Effect(
-      work: { registry in
-        CancellingPublisher(keys: .one(key), registry: registry).eraseToAnyPublisher()
-      }, token: nil)
+    cancelling(CancellingWork(.one(CancellationKey(id))))
   }
 
   /// An effect that, when it runs, cancels every run in flight under each of `ids`, then
@@ -68,10 +66,15 @@ extension Effect {
   /// let cancelAll = Effect<Int, Never>.cancel(ids: [AnyHashable("search"), AnyHashable(42)])
   /// ```
   public static func cancel<IDs: Sequence>(ids: IDs) -> Effect where IDs.Element: Hashable {
-    let keys = ids.map { CancellationKey($0) }
-    return Effect(
+    cancelling(CancellingWork(.several(ids.map { CancellationKey($0) })))
+  }
+
+  /// An effect doing `work`, which an ``EffectMiddleware`` runs at once, without subscribing.
+  @usableFromInline
+  static func cancelling(_ work: CancellingWork) -> Effect {
+    Effect(
       work: { registry in
-        CancellingPublisher(keys: .several(keys), registry: registry).eraseToAnyPublisher()
-      }, token: nil)
+        CancellingPublisher(work: work, registry: registry).eraseToAnyPublisher()
+      }, token: nil, atOnce: work)
   }
 }

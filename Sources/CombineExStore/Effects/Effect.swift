@@ -46,15 +46,23 @@ import CombineEx
 public struct Effect<Output, Failure: Error>: Publisher {
   /// Builds the work of one subscription for the cancellation table it runs in. It only builds
   /// publishers: nothing runs (no id is filed or cancelled) before they are subscribed.
+  @usableFromInline
   let work: (CancellationRegistry) -> AnyPublisher<Output, Failure>
 
   /// The cancellation token an ``EffectMiddleware`` files this effect under, if any.
+  @usableFromInline
   let token: CancellationKey?
 
   /// The cancellation table of the store that was processing an action on the thread that made
   /// this effect, if any: subscribed anywhere later (on another thread, by a plain operator), the
   /// effect still uses it. `nil` for an effect that wraps a plain publisher, which uses no table.
+  @usableFromInline
   let boundRegistry: CancellationRegistry?
+
+  /// What an ``EffectMiddleware`` does at once instead of subscribing, for an effect that only
+  /// cancels and finishes (``cancel(id:)``, ``cancel(ids:)``, ``none``); `nil` for the others.
+  @usableFromInline
+  let atOnce: CancellingWork?
 
   /// Wraps a publisher.
   ///
@@ -62,7 +70,11 @@ public struct Effect<Output, Failure: Error>: Publisher {
   /// let effect = Effect([1, 2, 3].publisher)
   /// let cancellable = effect.sink { print($0) }  // Prints: 1, 2, 3
   /// ```
+  @inlinable
   public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
+    // Inlinable, as the constructors that wrap a publisher (`asEffect()`, `cancellable(id:)`):
+    // made where the publisher's type is known, the wrapping is specialized for it (the cast,
+    // the erasure and the closure looked up generic types at every effect otherwise).
     if let effect = publisher as? Effect {
       self = effect
     } else {
@@ -73,18 +85,22 @@ public struct Effect<Output, Failure: Error>: Publisher {
 
   /// An effect doing `work`, bound to the table of the store processing an action on this
   /// thread, if any (an effect derived from others passes theirs: see ``derivedBinding``).
+  @usableFromInline
   init(
     work: @escaping (CancellationRegistry) -> AnyPublisher<Output, Failure>,
     token: CancellationKey?,
-    boundRegistry: CancellationRegistry? = CancellationRegistry.current
+    boundRegistry: CancellationRegistry? = CancellationRegistry.current,
+    atOnce: CancellingWork? = nil
   ) {
     self.work = work
     self.token = token
     self.boundRegistry = boundRegistry
+    self.atOnce = atOnce
   }
 
   /// The binding of an effect made from this one: this one's, or the table of the store
   /// processing an action on this thread.
+  @usableFromInline
   var derivedBinding: CancellationRegistry? {
     boundRegistry ?? CancellationRegistry.current
   }
@@ -97,7 +113,9 @@ public struct Effect<Output, Failure: Error>: Publisher {
   /// // Prints: finished
   /// ```
   public static var none: Effect {
-    Effect(Empty(completeImmediately: true))
+    Effect(
+      work: { _ in Empty(completeImmediately: true).eraseToAnyPublisher() }, token: nil,
+      boundRegistry: nil, atOnce: .nothing)
   }
 
   /// The token an ``EffectMiddleware`` files this effect under (set by
@@ -120,7 +138,8 @@ public struct Effect<Output, Failure: Error>: Publisher {
   }
 
   /// The same work under another token.
+  @usableFromInline
   func withToken(_ token: CancellationKey?) -> Effect {
-    Effect(work: work, token: token, boundRegistry: boundRegistry)
+    Effect(work: work, token: token, boundRegistry: boundRegistry, atOnce: atOnce)
   }
 }

@@ -66,6 +66,20 @@ public struct ActionSource: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
+extension ActionSource {
+  /// The source of the action the store processes on this thread, or ``unknown``.
+  @usableFromInline
+  static var ofCurrentAction: ActionSource {
+    ProcessingContext.current?.source ?? .unknown
+  }
+}
+
+/// `action` wrapped with `source`, unless it already carries one (see ``SourcedAction``).
+@usableFromInline
+func sourcedAction(_ action: any StoreAction, source: ActionSource) -> any StoreAction {
+  SourcedAction.wrap(action, source: source)
+}
+
 /// An action together with the source it should be recorded with.
 ///
 /// Thunks, publisher actions and effect middlewares dispatch their actions wrapped in one; the

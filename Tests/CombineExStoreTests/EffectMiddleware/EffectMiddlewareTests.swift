@@ -57,6 +57,35 @@ struct EffectMiddlewareTests {
     #expect(seen.values == [["a"], ["a", "b"]])
   }
 
+  @Test("an effect that only cancels, or does nothing, is reported while it runs, then forgotten")
+  func cancellingEffectTracked() {
+    enum RunID {}
+    let subject = PassthroughSubject<Response, Never>()
+    let middleware = EffectMiddleware<Request, Response, Log, Void>.onAction { action, _, _ in
+      switch action {
+      case .load: Effect(subject).cancellable(id: ObjectIdentifier(RunID.self))
+      case .cancel: .cancel(id: ObjectIdentifier(RunID.self))
+      case .ignore: .doNothing
+      }
+    }
+    let events = Recorder<String>()
+    let store = makeStore([middleware.asMiddleware()])
+    EffectTracking.$observer.withValue({ _ in
+      events.append("start")
+      return { events.append("end") }
+    }) {
+      store.dispatch(Request.load(1))
+      #expect(middleware.runningEffectCount == 1)
+      store.dispatch(Request.cancel(1))
+      store.dispatch(Request.ignore)
+    }
+    subject.send(.loaded(1))
+    // The run, the cancel (which ends the run, then itself), the effect that does nothing.
+    #expect(events.values == ["start", "start", "end", "end", "start", "end"])
+    #expect(middleware.runningEffectCount == 0)
+    #expect(store.state.count == 0)
+  }
+
   @Test("onAction is called only for actions of the input type")
   func onlyInputActions() {
     let seen = Recorder<Request>()

@@ -92,6 +92,63 @@ struct EffectCancellationTests {
     #expect(recorder.receivedCompletion == .finished)
   }
 
+  @Test("an Int or ObjectIdentifier id, kept as a word, is the same id wrapped in AnyHashable")
+  func wordIDsUnwrapped() {
+    enum Marker {}
+    let number = Int.random(in: 1_000_000..<2_000_000)
+    let object = ObjectIdentifier(Marker.self)
+    let subject = PassthroughSubject<Int, Never>()
+    let byNumber = Effect(subject).cancellable(id: number).record()
+    let byWrappedNumber = Effect(subject).cancellable(id: AnyHashable(number + 1)).record()
+    let byObject = Effect(subject).cancellable(id: object).record()
+    let byWrappedObject = Effect(subject).cancellable(id: AnyHashable(object)).record()
+    _ = Effect<Int, Never>.cancel(id: AnyHashable(number)).record()
+    _ = Effect<Int, Never>.cancel(id: number + 1).record()
+    #expect(byNumber.receivedCompletion == .finished)
+    #expect(byWrappedNumber.receivedCompletion == .finished)
+    #expect(byObject.receivedCompletion == nil)
+    _ = Effect<Int, Never>.cancel(id: AnyHashable(object)).record()
+    #expect(byObject.receivedCompletion == .finished)
+    #expect(byWrappedObject.receivedCompletion == .finished)
+  }
+
+  @Test("word ids of different types with the same bits are different ids")
+  func wordIDsByType() {
+    enum Marker {}
+    let object = ObjectIdentifier(Marker.self)
+    let sameBits = unsafeBitCast(object, to: Int.self)
+    let subject = PassthroughSubject<Int, Never>()
+    let byObject = Effect(subject).cancellable(id: object).record()
+    let byUInt = Effect(subject).cancellable(id: UInt(bitPattern: sameBits)).record()
+    _ = Effect<Int, Never>.cancel(id: sameBits).record()
+    subject.send(1)
+    #expect(byObject.values == [1])
+    #expect(byUInt.values == [1])
+    _ = Effect<Int, Never>.cancel(id: UInt(bitPattern: sameBits)).record()
+    #expect(byUInt.receivedCompletion == .finished)
+    #expect(byObject.receivedCompletion == nil)
+    byObject.cancel()
+  }
+
+  @Test("a run delivers to, and finishes, a subscriber that is a value, not an object")
+  func valueSubscriber() {
+    let id = UUID()
+    let subject = PassthroughSubject<Int, Never>()
+    let log = Recorder<String>()
+    Effect(subject).cancellable(id: id).subscribe(
+      AnySubscriber<Int, Never>(
+        receiveSubscription: { $0.request(.unlimited) },
+        receiveValue: {
+          log.append("\($0)")
+          return .none
+        },
+        receiveCompletion: { log.append("\($0)") }))
+    subject.send(1)
+    _ = Effect<Int, Never>.cancel(id: id).record()
+    subject.send(2)
+    #expect(log.values == ["1", "finished"])
+  }
+
   @Test("cancel(ids:) cancels the runs under each id")
   func cancelIDs() {
     let first = UUID()

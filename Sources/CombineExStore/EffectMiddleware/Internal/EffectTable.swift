@@ -3,6 +3,7 @@ import Synchronization
 
 /// Counts the effects in flight started through one ``EffectMiddleware``'s `asMiddleware()`,
 /// over all the stores it is installed in.
+@usableFromInline
 final class EffectCounter: Sendable {
   let count = Atomic<Int>(0)
 }
@@ -11,10 +12,12 @@ final class EffectCounter: Sendable {
 /// outputs. A class, made once per component: handed to each run as a reference, where a
 /// closure taken from an array of generic closures would be re-wrapped (allocated) at every
 /// run by the unspecialized code that passes it.
+@usableFromInline
 final class EffectOutput<Output>: @unchecked Sendable {
   // @unchecked Sendable: immutable; `send` dispatches to the store, which is thread-safe.
   let send: (Output) -> Void
 
+  @usableFromInline
   init(_ send: @escaping (Output) -> Void) {
     self.send = send
   }
@@ -30,6 +33,7 @@ final class EffectOutput<Output>: @unchecked Sendable {
 /// removes the run it belongs to (compared by identity), so a late completion of a replaced
 /// run can never remove its successor; and the counter moves once in, once out. The end of a
 /// run that an ``EffectTracking`` observer saw start is reported once, outside the lock.
+@usableFromInline
 final class EffectTable: @unchecked Sendable {
   // @unchecked Sendable: `byToken`, `untokened` and every run's `isOver` are guarded by `lock`;
   // runs are cancelled outside it.
@@ -167,8 +171,34 @@ final class EffectTable: @unchecked Sendable {
     self.registry = registry
   }
 
+  /// A table for a store that is installing its middlewares on this thread (it binds its
+  /// cancellation table meanwhile), or else for the process-wide cancellation table.
+  @usableFromInline
+  static func forInstallingStore(counter: EffectCounter) -> EffectTable {
+    EffectTable(counter: counter, registry: CancellationRegistry.current ?? .shared)
+  }
+
   deinit {
     cancelAll()
+  }
+
+  /// Runs `effect`, made by the handler written at `origin`, as ``run(_:description:output:)``
+  /// does, with a description of the handler and the effect's token.
+  @usableFromInline
+  func run<Output>(
+    _ effect: Effect<Output, Never>, origin: ActionSource, output: EffectOutput<Output>
+  ) {
+    // The description captures the token, not the effect: a generic capture would be boxed on
+    // the heap at every run, although the description is only made for an `EffectTracking`
+    // observer.
+    let token = effect.token
+    run(
+      effect,
+      description:
+        "an effect of the EffectMiddleware written at \(origin.file):\(origin.line)"
+        + (token.map { " (cancellation token \(readableActionDescription($0.value.base)))" }
+          ?? ""),
+      output: output)
   }
 
   /// Subscribes `effect`, with its cancellation ids in the store's table, sending its outputs
@@ -179,6 +209,17 @@ final class EffectTable: @unchecked Sendable {
     _ effect: Effect<Output, Never>, description: @autoclosure () -> String,
     output: EffectOutput<Output>
   ) {
+    if let atOnce = effect.atOnce, effect.token == nil {
+      // An effect that only cancels and finishes (`Effect.cancel(id:)`, `.none`): done here,
+      // as its subscription would do it, without a subscriber, an erased publisher and a run
+      // in the table. It counts as in flight, and is reported, while it runs.
+      let tracked = EffectTracking.start(description())
+      counter.count.add(1, ordering: .relaxed)
+      atOnce.run(in: registry)
+      counter.count.subtract(1, ordering: .relaxed)
+      tracked?.end()
+      return
+    }
     let run = Runner(
       token: effect.token, tracked: EffectTracking.start(description()), table: self, output: output
     )

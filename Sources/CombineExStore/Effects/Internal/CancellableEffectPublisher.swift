@@ -3,8 +3,11 @@ import CombineEx
 /// The publisher behind ``Effect/cancellable(id:cancelInFlight:)``: each subscription is a
 /// ``CancellableRun`` filed in `registry` (the table of the store that runs the effect) under
 /// the id while it is in flight.
+@usableFromInline
 struct CancellableEffectPublisher<Upstream: Publisher>: Publisher {
+  @usableFromInline
   typealias Output = Upstream.Output
+  @usableFromInline
   typealias Failure = Upstream.Failure
 
   let upstream: Upstream
@@ -13,6 +16,17 @@ struct CancellableEffectPublisher<Upstream: Publisher>: Publisher {
   /// The table of the store that runs the effect (or the process-wide one).
   let registry: CancellationRegistry
 
+  @usableFromInline
+  init(
+    upstream: Upstream, key: CancellationKey, cancelInFlight: Bool, registry: CancellationRegistry
+  ) {
+    self.upstream = upstream
+    self.key = key
+    self.cancelInFlight = cancelInFlight
+    self.registry = registry
+  }
+
+  @usableFromInline
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     if cancelInFlight {
       registry.cancelRuns(key)  // the old runs stop before the new one starts
@@ -55,58 +69,77 @@ final class CancellableRun<Downstream: Subscriber>: Subscriber, Subscription, Re
   private let key: CancellationKey
   private let registry: CancellationRegistry
   private var phase = Phase.awaitingSubscription
-  private var downstream: Downstream?
+  /// The downstream until the run is over: the subscriber itself when it is an object (almost
+  /// always), otherwise a ``BoxedDownstream``. Not a `Downstream?`: this class runs
+  /// unspecialized (it is subscribed through a type-erased publisher), and every copy, test or
+  /// release of a generic optional looked up `Optional<Downstream>` in the runtime's metadata
+  /// cache and ran its generic value witnesses (a fifth of `j7`).
+  private var downstreamObject: AnyObject?
+  /// Whether `downstreamObject` is the subscriber itself.
+  private let downstreamIsObject: Bool
   private var upstream: (any Subscription)?
   private var deliveries = 0
   private var finishRequested = false
 
   init(downstream: Downstream, key: CancellationKey, registry: CancellationRegistry) {
-    self.downstream = downstream
+    downstreamIsObject =
+      Downstream.self is AnyObject.Type
+      && MemoryLayout<Downstream>.size == MemoryLayout<AnyObject>.size
+    downstreamObject =
+      downstreamIsObject
+      ? unsafeBitCast(downstream, to: AnyObject.self) : BoxedDownstream(downstream)
     self.key = key
     self.registry = registry
+  }
+
+  /// The downstream kept in `object` (a value of `downstreamObject`).
+  private func downstream(_ object: AnyObject) -> Downstream {
+    downstreamIsObject
+      ? unsafeBitCast(object, to: Downstream.self)
+      : unsafeDowncast(object, to: BoxedDownstream<Downstream>.self).value
   }
 
   // MARK: Upstream side
 
   func receive(subscription: any Subscription) {
-    let target = lock.withLock { () -> Downstream? in
+    let target = lock.withLock { () -> AnyObject? in
       guard case .awaitingSubscription = phase else { return nil }
       phase = .active
       upstream = subscription
       deliveries += 1
-      return downstream
+      return downstreamObject
     }
     guard let target else {
       subscription.cancel()
       return
     }
-    target.receive(subscription: self)
+    downstream(target).receive(subscription: self)
     deliveryEnded()
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let target = lock.withLock { () -> Downstream? in
+    let target = lock.withLock { () -> AnyObject? in
       guard case .active = phase, !finishRequested else { return nil }
       deliveries += 1
-      return downstream
+      return downstreamObject
     }
     guard let target else { return .none }
-    let demand = target.receive(input)
+    let demand = downstream(target).receive(input)
     return deliveryEnded() ? .none : demand
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let target = lock.withLock { () -> Downstream? in
+    let target = lock.withLock { () -> AnyObject? in
       // After the registry's cancel, the thread delivering (or the canceller) finishes.
       guard case .active = phase, !finishRequested else { return nil }
       phase = .over
       upstream = nil
-      defer { downstream = nil }
-      return downstream
+      defer { downstreamObject = nil }
+      return downstreamObject
     }
     guard let target else { return }
     registry.remove(self, for: key)
-    target.receive(completion: completion)
+    downstream(target).receive(completion: completion)
   }
 
   // MARK: Downstream side
@@ -123,7 +156,7 @@ final class CancellableRun<Downstream: Subscriber>: Subscriber, Subscription, Re
     let target = lock.withLock { () -> (any Subscription)? in
       if case .over = phase { return nil }
       phase = .over
-      downstream = nil
+      downstreamObject = nil
       defer { upstream = nil }
       return upstream
     }
@@ -140,7 +173,7 @@ final class CancellableRun<Downstream: Subscriber>: Subscriber, Subscription, Re
     // The registry took this run out of its table before calling: no `registry.remove` here,
     // nor when the delivering thread finishes for it (`deliveryEnded()`).
     var upstreamToCancel: (any Subscription)?
-    var finishing: Downstream?
+    var finishing: AnyObject?
     lock.withLock {
       if case .over = phase { return }
       if finishRequested { return }
@@ -151,18 +184,20 @@ final class CancellableRun<Downstream: Subscriber>: Subscriber, Subscription, Re
       // the delivering thread finishes the downstream.
       if deliveries > 0 || phase == .awaitingSubscription { return }
       phase = .over
-      finishing = downstream
-      downstream = nil
+      finishing = downstreamObject
+      downstreamObject = nil
     }
     upstreamToCancel?.cancel()
-    finishing?.receive(completion: .finished)
+    if let finishing {
+      downstream(finishing).receive(completion: .finished)
+    }
   }
 
   /// Ends a call to the downstream. Returns `true` if the run is over (the downstream was
   /// finished here, because the registry asked for it meanwhile, or completed re-entrantly).
   @discardableResult
   private func deliveryEnded() -> Bool {
-    var finishing: Downstream?
+    var finishing: AnyObject?
     var upstreamToCancel: (any Subscription)?
     var finishes = false
     let over = lock.withLock { () -> Bool in
@@ -171,16 +206,27 @@ final class CancellableRun<Downstream: Subscriber>: Subscriber, Subscription, Re
       guard finishRequested, deliveries == 0 else { return false }
       phase = .over
       finishes = true
-      finishing = downstream
+      finishing = downstreamObject
       upstreamToCancel = upstream
-      downstream = nil
+      downstreamObject = nil
       upstream = nil
       return true
     }
     if finishes {  // for the registry's cancel, which took this run out of its table
       upstreamToCancel?.cancel()
-      finishing?.receive(completion: .finished)
+      if let finishing {
+        downstream(finishing).receive(completion: .finished)
+      }
     }
     return over
+  }
+}
+
+/// A downstream that is not an object, kept by ``CancellableRun`` in a box.
+private final class BoxedDownstream<Downstream> {
+  let value: Downstream
+
+  init(_ value: Downstream) {
+    self.value = value
   }
 }

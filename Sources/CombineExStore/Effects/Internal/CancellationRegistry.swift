@@ -18,6 +18,7 @@ protocol RegisteredRun: AnyObject, Sendable {
 /// run filed under the same id. A throttling state is removed once its window has passed with
 /// no run waiting to publish (see ``removeThrottleState(for:if:)``), so the table only holds the
 /// ids in use.
+@usableFromInline
 package final class CancellationRegistry: @unchecked Sendable {
   // @unchecked Sendable: every stored property is guarded by `lock`; runs are cancelled outside
   // it.
@@ -26,6 +27,7 @@ package final class CancellationRegistry: @unchecked Sendable {
 
   /// The table of the store running code for itself on this thread (creating its middlewares,
   /// or processing an action), if any.
+  @usableFromInline
   static var current: CancellationRegistry? {
     ProcessingContext.current?.registry
   }
