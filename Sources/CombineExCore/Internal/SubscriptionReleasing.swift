@@ -9,8 +9,9 @@
 /// Every subscriber of the core that holds its subscription releases it on termination and
 /// conforms; stateless links (`MapSubscriber`, ...) conform when their downstream does.
 /// Subscribers written by users are not assumed to conform, and get the conservative path.
+/// (`package`: CombineEx's property relay conforms too.)
 @usableFromInline
-protocol SubscriptionReleasing: Subscriber {}
+package protocol SubscriptionReleasing: Subscriber {}
 
 extension Subscribers.Sink: SubscriptionReleasing {}
 extension Subscribers.Assign: SubscriptionReleasing {}

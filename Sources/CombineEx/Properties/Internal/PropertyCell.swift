@@ -7,8 +7,10 @@ import CombineExCore
 /// storage weakly, and a weakly referenced object keeps its reference counts in a side table,
 /// where every retain and release takes the slow path (22% of Benchmarks' j5). Nothing refers
 /// to a cell weakly. Holding the cell does not keep the property alive: the cell has no
-/// subscription to its sources and owns no relay, and its subscribers keep the
-/// ``PropertyStorage`` (the owner), not the cell.
+/// subscription to its sources and owns no relay. Its core keeps the ``PropertyStorage`` (the
+/// core's `owner`) while subscribers are attached, as a subject's core keeps its subject: the
+/// storage then lives as long as its subscribers, and the cell as long as the storage or the
+/// relay.
 @usableFromInline
 final class PropertyCell<Output> {
   @usableFromInline

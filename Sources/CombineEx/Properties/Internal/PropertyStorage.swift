@@ -18,10 +18,14 @@ import CombineExCore
 /// The storage holds the subscription to the followed publisher, whose subscriber refers back
 /// to the storage weakly (``follow(_:)``), or only to its ``PropertyCell`` (a ``PropertyRelay``,
 /// which the storage's death cancels): the followed publisher never keeps the storage alive. The storage
-/// lives as long as the ``Property`` built on it, and as long as any of its subscribers (each
-/// subscriber is attached through a ``PropertyStorageSubscriber`` that holds the storage until the
-/// subscription ends). When the last of them goes, the storage is freed and its subscription to
-/// the followed publisher is cancelled.
+/// lives as long as the ``Property`` built on it, and as long as any of its subscribers: the
+/// storage is its cell's core's `owner`, which the core retains from the first attach until the
+/// last subscriber is removed or swept out, as a subject's core keeps its subject. When the last
+/// of them goes, the storage is freed and its subscription to the followed publisher is
+/// cancelled. (Each subscriber used to be wrapped in a `PropertyStorageSubscriber` holding the
+/// storage: one more object per subscriber, a retain and a release per delivery, and a `Sink`
+/// behind it counted every delivery with two atomic operations, not told that the core reports
+/// detach; Benchmarks' j6.)
 @usableFromInline
 final class PropertyStorage<Output>: Publisher {
   @usableFromInline
@@ -38,6 +42,11 @@ final class PropertyStorage<Output>: Publisher {
   @inlinable
   init(_ initialValue: Output) {
     cell = PropertyCell(initialValue)
+    // Unretained: the storage holds the cell, hence the core, and outlives the core's use of
+    // it. The core reads `owner` only when a subscriber attaches, which only `receive` does,
+    // with the storage alive; the relay may keep the cell after the storage is gone, but
+    // nothing attaches to it then.
+    cell.core.owner = self
   }
 
   /// The value as of the last set. (Inlinable: ``Property/value`` reads it in the caller's
@@ -77,15 +86,15 @@ final class PropertyStorage<Output>: Publisher {
     cell.finish()
   }
 
-  /// Attaches a subscriber, which keeps the storage alive until its subscription ends.
-  /// (Inlinable, as ``Property/receive(subscriber:)`` is: attaching in the subscriber's module
-  /// specializes the delivery path for the subscriber's type.)
+  /// Attaches a subscriber, which keeps the storage alive until its subscription ends (the
+  /// core keeps its owner while subscribers are attached). (Inlinable, as
+  /// ``Property/receive(subscriber:)`` is: attaching in the subscriber's module specializes the
+  /// delivery path for the subscriber's type.)
   @inlinable
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-    let retaining = PropertyStorageSubscriber(downstream: subscriber, retained: self)
     var finishedValue: Output?
     let cell = cell
-    cell.core.perform(cell.core.attachEvent(for: retaining)) { _ in
+    cell.core.perform(cell.core.attachEvent(for: subscriber)) { _ in
       guard cell.isFinished else { return true }
       finishedValue = cell.currentValue
       return false
