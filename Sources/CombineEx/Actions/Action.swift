@@ -67,6 +67,10 @@ public final class Action<Input, Output, Failure: Error> {
   /// own code is generic (it is reached through `AnyDeferredPublisher`), and a subject's send
   /// compiled for any `Output` looks its types up in the runtime's metadata cache at each value.
   let sendValue: (Output) -> Void
+  /// Whether a run's completion is a failure, made where `Failure` is known for the same
+  /// reason: testing a `Subscribers.Completion<Failure>` in a run's generic code looked its
+  /// metadata up on every run.
+  let isFailure: (Subscribers.Completion<Failure>) -> Bool
   let errorsSubject = PassthroughSubject<Failure, Never>()
   let disabledErrorsSubject = PassthroughSubject<Void, Never>()
   let completedSubject = PassthroughSubject<Void, Never>()
@@ -115,7 +119,10 @@ public final class Action<Input, Output, Failure: Error> {
     let values = PassthroughSubject<Output, Never>()
     self.init(
       enabledIf: enabledIf, form: form, values: values, sendValue: { values.send($0) },
-      execute: execute)
+      isFailure: { completion in
+        if case .failure = completion { return true }
+        return false
+      }, execute: execute)
   }
 
   /// The designated initializer.
@@ -123,11 +130,13 @@ public final class Action<Input, Output, Failure: Error> {
   init(
     enabledIf: Property<Bool>, form: ActionForm, values: PassthroughSubject<Output, Never>,
     sendValue: @escaping (Output) -> Void,
+    isFailure: @escaping (Subscribers.Completion<Failure>) -> Bool,
     execute: @escaping (Input) -> AnyDeferredPublisher<Output, Failure>
   ) {
     self.form = form
     valuesSubject = values
     self.sendValue = sendValue
+    self.isFailure = isFailure
     let storage = ActionStorage(enabledIf: enabledIf)
     self.storage = storage
     self.execute = execute

@@ -59,74 +59,85 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
   private let lock = Lock()
   @exclusivity(unchecked) private var status = OperatorStatus.awaitingSubscription
   @exclusivity(unchecked) private var action: Action<Input, Output, RunFailure>?
-  @exclusivity(unchecked) private var downstream: Downstream?
+  /// The applying subscriber until the run ends: not an `Optional<Downstream>`, whose metadata
+  /// this unspecialized code would look up in every function that touches it (see
+  /// ``ActionRunDownstream``).
+  @exclusivity(unchecked) private var downstream: ActionRunDownstream
 
   init(action: Action<Input, Output, RunFailure>, downstream: Downstream) {
     self.action = action
-    self.downstream = downstream
+    self.downstream = ActionRunDownstream(downstream)
+  }
+
+  deinit {
+    downstream.clear(as: Downstream.self)
   }
 
   var description: String { "Action run" }
 
   func receive(subscription: any Subscription) {
-    var downstream: Downstream?
+    var downstream = ActionRunDownstream()
     lock.withLock {
       guard status.accept(subscription) else { return }
-      downstream = self.downstream
+      downstream = self.downstream.copy(as: Downstream.self)
     }
-    guard let downstream else { return subscription.cancel() }
-    downstream.receive(subscription: self)
+    guard downstream.isHeld else { return subscription.cancel() }
+    downstream.consume(as: Downstream.self).receive(subscription: self)
   }
 
   func receive(_ input: Output) -> Subscribers.Demand {
     var action: Action<Input, Output, RunFailure>?
-    var downstream: Downstream?
+    var downstream = ActionRunDownstream()
     lock.withLock {
       guard case .subscribed = status else { return }
       action = self.action
-      downstream = self.downstream
+      downstream = self.downstream.copy(as: Downstream.self)
     }
-    guard let action, let downstream else { return .none }
-    action.sendValue(input)
-    return downstream.receive(input)
+    guard downstream.isHeld else { return .none }
+    let subscriber = downstream.consume(as: Downstream.self)
+    action?.sendValue(input)
+    return subscriber.receive(input)
   }
 
   func receive(completion: Subscribers.Completion<RunFailure>) {
     var wasAwaitingSubscription = false
     var action: Action<Input, Output, RunFailure>?
-    var downstream: Downstream?
+    var downstream = ActionRunDownstream()
     lock.withLock {
       if case .terminated = status { return }
       if case .awaitingSubscription = status { wasAwaitingSubscription = true }
       status = .terminated
       action = self.action
-      downstream = self.downstream
+      downstream = self.downstream.take()
       self.action = nil
-      self.downstream = nil
     }
-    guard let action, let downstream else { return }
+    guard downstream.isHeld else { return }
+    let subscriber = downstream.consume(as: Downstream.self)
+    guard let action else { return }
     // The action first: the gate is clear and its state published before the subscriber hears
     // of the end, so the subscriber may apply again from its completion handler.
     action.storage.end()
-    if case .failure(let failure) = completion {
+    // Tested by the action, in code specialized for `RunFailure` (see `Action.isFailure`).
+    if action.isFailure(completion) {
       return forwardFailure(
-        failure, of: action, to: downstream, subscribing: wasAwaitingSubscription)
+        completion, of: action, to: subscriber, subscribing: wasAwaitingSubscription)
     }
     action.completedSubject.send(())
     if wasAwaitingSubscription {
-      downstream.receive(subscription: Subscriptions.empty)
+      subscriber.receive(subscription: Subscriptions.empty)
     }
     // Made by the action: no generic type is named here (see `Action.finishedRun`).
-    downstream.receive(completion: action.finishedRun)
+    subscriber.receive(completion: action.finishedRun)
   }
 
   /// Reports a failed run to the action and its subscriber. Out of line, as `refuse` is: the
   /// types it names are looked up only when a run fails.
   @inline(never)
   private func forwardFailure(
-    _ failure: RunFailure, of action: Action<Input, Output, RunFailure>, to downstream: Downstream,
-    subscribing: Bool
+    _ completion: Subscribers.Completion<RunFailure>, of action: Action<Input, Output, RunFailure>,
+    to downstream: Downstream, subscribing: Bool
   ) {
+    guard case .failure(let failure) = completion else { return }
     action.errorsSubject.send(failure)
     if subscribing {
       downstream.receive(subscription: Subscriptions.empty)
@@ -142,21 +153,19 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
   func cancel() {
     var subscription: (any Subscription)?
     var action: Action<Input, Output, RunFailure>?
-    var downstream: Downstream?
+    var downstream = ActionRunDownstream()
     lock.withLock {
       guard case .subscribed(let upstream) = status else { return }
       status = .terminated
       subscription = upstream
       action = self.action
-      downstream = self.downstream
+      downstream = self.downstream.take()
       self.action = nil
-      self.downstream = nil
     }
     guard let subscription else { return }
-    // The downstream is released here, outside the lock.
-    withExtendedLifetime(downstream) {
-      subscription.cancel()
-      action?.storage.end()
-    }
+    subscription.cancel()
+    action?.storage.end()
+    // The downstream is released here, outside the lock, after the cancel.
+    downstream.clear(as: Downstream.self)
   }
 }
