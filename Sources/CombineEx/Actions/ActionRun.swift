@@ -37,6 +37,17 @@ struct ActionApplication<Input, Output, RunFailure: Error>: ColdPublisher {
   }
 }
 
+/// Where an ``ActionRun`` is in its life. (Not nested in the run: a type nested in a generic
+/// class is generic too.)
+private enum ActionRunPhase: UInt8 {
+  /// Created, waiting for its publisher's subscription.
+  case awaitingSubscription
+  /// Subscribed to its publisher.
+  case subscribed
+  /// Completed or cancelled: nothing more happens.
+  case terminated
+}
+
 /// One run of an ``Action``: subscribed to the publisher the action's closure made, it reports
 /// the run's events to the action, then forwards them to the applying subscriber, and ends the
 /// run (clearing the gate) on completion or cancel.
@@ -46,18 +57,25 @@ struct ActionApplication<Input, Output, RunFailure: Error>: ColdPublisher {
 ///
 /// Its code runs unspecialized (the downstream's type is only known at run time, behind
 /// `AnyDeferredPublisher`), where every generic type a method names costs a lookup in the
-/// runtime's metadata cache: so the state is the core's non-generic `OperatorStatus` (the
-/// publisher's subscription while running; `terminated` once completed or cancelled),
-/// the lock is taken and released around plain statements rather than closures returning
-/// generic tuples, and the downstream is read once per event.
+/// runtime's metadata cache: so the state is a byte and the publisher's subscription, the
+/// downstream is kept in a non-generic slot (``ActionRunDownstream``), the lock is taken and
+/// released around plain statements rather than closures returning generic tuples, and the
+/// downstream is read once per event.
 final class ActionRun<Input, Output, RunFailure: Error, Downstream: Subscriber>: Subscriber,
   Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> {
-  // @unchecked Sendable: `status`, `action` and `downstream` are guarded by
+  // @unchecked Sendable: `phase`, `upstream`, `action` and `downstream` are guarded by
   // `lock`; calls to the downstream are serial because the upstream's are.
 
   private let lock = Lock()
-  @exclusivity(unchecked) private var status = OperatorStatus.awaitingSubscription
+  /// The phase, apart from the subscription: the core's `OperatorStatus` keeps the
+  /// subscription in its `subscribed` case, and testing its case in this unspecialized code
+  /// copied and destroyed the `any Subscription` through its value witnesses (about 400
+  /// instructions a run).
+  @exclusivity(unchecked) private var phase = ActionRunPhase.awaitingSubscription
+  /// The publisher's subscription while subscribed, `Subscriptions.empty` otherwise: not an
+  /// optional, whose copies here ran `Optional`'s generic value witnesses.
+  @exclusivity(unchecked) private var upstream: any Subscription = Subscriptions.empty
   @exclusivity(unchecked) private var action: Action<Input, Output, RunFailure>?
   /// The applying subscriber until the run ends: not an `Optional<Downstream>`, whose metadata
   /// this unspecialized code would look up in every function that touches it (see
@@ -78,7 +96,9 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
   func receive(subscription: any Subscription) {
     var downstream = ActionRunDownstream()
     lock.withLock {
-      guard status.accept(subscription) else { return }
+      guard phase == .awaitingSubscription else { return }
+      phase = .subscribed
+      upstream = subscription
       downstream = self.downstream.copy(as: Downstream.self)
     }
     guard downstream.isHeld else { return subscription.cancel() }
@@ -89,7 +109,7 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
     var action: Action<Input, Output, RunFailure>?
     var downstream = ActionRunDownstream()
     lock.withLock {
-      guard case .subscribed = status else { return }
+      guard phase == .subscribed else { return }
       action = self.action
       downstream = self.downstream.copy(as: Downstream.self)
     }
@@ -103,14 +123,18 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
     var wasAwaitingSubscription = false
     var action: Action<Input, Output, RunFailure>?
     var downstream = ActionRunDownstream()
+    var upstream = Subscriptions.empty
     lock.withLock {
-      if case .terminated = status { return }
-      if case .awaitingSubscription = status { wasAwaitingSubscription = true }
-      status = .terminated
+      if phase == .terminated { return }
+      wasAwaitingSubscription = phase == .awaitingSubscription
+      phase = .terminated
+      swap(&upstream, &self.upstream)
       action = self.action
       downstream = self.downstream.take()
       self.action = nil
     }
+    // The subscription is released here, outside the lock.
+    withExtendedLifetime(upstream) {}
     guard downstream.isHeld else { return }
     let subscriber = downstream.consume(as: Downstream.self)
     guard let action else { return }
@@ -146,25 +170,25 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
   }
 
   func request(_ demand: Subscribers.Demand) {
-    let subscription = lock.withLock { status.upstream }
-    subscription?.request(demand)
+    let (isSubscribed, subscription) = lock.withLock { (phase == .subscribed, upstream) }
+    if isSubscribed { subscription.request(demand) }
   }
 
   func cancel() {
-    var subscription: (any Subscription)?
+    var subscription = Subscriptions.empty
     var action: Action<Input, Output, RunFailure>?
     var downstream = ActionRunDownstream()
     lock.withLock {
-      guard case .subscribed(let upstream) = status else { return }
-      status = .terminated
-      subscription = upstream
+      guard phase == .subscribed else { return }
+      phase = .terminated
+      swap(&subscription, &upstream)
       action = self.action
       downstream = self.downstream.take()
       self.action = nil
     }
-    guard let subscription else { return }
+    guard let action else { return }
     subscription.cancel()
-    action?.storage.end()
+    action.storage.end()
     // The downstream is released here, outside the lock, after the cancel.
     downstream.clear(as: Downstream.self)
   }
