@@ -121,31 +121,24 @@ struct ActionStateMachine {
 
   /// Claims the right to publish if there is something to publish and nobody is publishing.
   ///
-  /// - Returns: whether the caller must now call ``nextPublications()`` until it returns `nil`.
+  /// - Returns: whether the caller must now call ``nextPublication()`` until it returns `nil`.
   mutating func claimPublishing() -> Bool {
     guard !isPublishing, pendingHead < pending.count else { return false }
     isPublishing = true
     return true
   }
 
-  /// The next change for the publishing thread, and the one after it if there is one (a run's
-  /// start or end queues two: taking both under one lock hold saves one), or `nil` (and the
-  /// claim released) when none is left. Changes queued meanwhile come after these, as they
-  /// would one at a time.
-  mutating func nextPublications() -> (Publication, Publication?)? {
+  /// The next change for the publishing thread, or `nil` (and the claim released) when none is
+  /// left.
+  mutating func nextPublication() -> Publication? {
     guard pendingHead < pending.count else {
       pending.removeAll(keepingCapacity: true)
       pendingHead = 0
       isPublishing = false
       return nil
     }
-    let first = pending[pendingHead]
-    guard pendingHead + 1 < pending.count else {
-      pendingHead += 1
-      return (first, nil)
-    }
-    defer { pendingHead += 2 }
-    return (first, pending[pendingHead + 1])
+    defer { pendingHead += 1 }
+    return pending[pendingHead]
   }
 
   private mutating func queueChanges() {

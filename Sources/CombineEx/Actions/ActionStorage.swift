@@ -122,17 +122,12 @@ final class ActionStorage: @unchecked Sendable {
 
   /// Publishes the queued changes in order; the caller has claimed the right to publish.
   private func publishClaimedChanges() {
-    while let (first, second) = lock.withLock({ machine.nextPublications() }) {
-      publish(first)
-      if let second { publish(second) }
-    }
-  }
-
-  private func publish(_ publication: ActionStateMachine.Publication) {
-    Interleaving.point("action.publish")  // The publisher role, between two lock holds.
-    switch publication {
-    case .isExecuting(let value): publishedIsExecuting.value = value
-    case .isEnabled(let value): publishedIsEnabled.value = value
+    while let publication = lock.withLock({ machine.nextPublication() }) {
+      Interleaving.point("action.publish")  // The publisher role, between two lock holds.
+      switch publication {
+      case .isExecuting(let value): publishedIsExecuting.value = value
+      case .isEnabled(let value): publishedIsEnabled.value = value
+      }
     }
   }
 }
