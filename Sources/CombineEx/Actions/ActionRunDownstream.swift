@@ -25,6 +25,7 @@ struct ActionRunDownstream: ~Copyable {
   init() {}
 
   /// A slot holding `downstream`.
+  @inline(__always)
   init<Downstream>(_ downstream: Downstream) {
     isHeld = true
     guard Self.storesInPlace(Downstream.self) else {
@@ -35,6 +36,7 @@ struct ActionRunDownstream: ~Copyable {
   }
 
   /// Whether a `Downstream` is stored in place. (Read from its value witnesses: no lookup.)
+  @inline(__always)
   private static func storesInPlace<Downstream>(_: Downstream.Type) -> Bool {
     MemoryLayout<Downstream>.size <= MemoryLayout<(UInt, UInt, UInt, UInt)>.size
       && MemoryLayout<Downstream>.alignment <= MemoryLayout<UInt>.alignment
@@ -42,6 +44,7 @@ struct ActionRunDownstream: ~Copyable {
   }
 
   /// A slot holding a copy of this one's downstream, if it holds one, a `Downstream`.
+  @inline(__always)
   mutating func copy<Downstream>(as _: Downstream.Type) -> ActionRunDownstream {
     var copy = ActionRunDownstream()
     guard isHeld else { return copy }
@@ -65,6 +68,7 @@ struct ActionRunDownstream: ~Copyable {
   }
 
   /// The downstream, which the slot must hold and which must be a `Downstream`.
+  @inline(__always)
   consuming func consume<Downstream>(as _: Downstream.Type) -> Downstream {
     assert(isHeld, "no downstream to consume")
     if let boxed { return unsafeDowncast(boxed, to: Box<Downstream>.self).downstream }
@@ -85,10 +89,12 @@ struct ActionRunDownstream: ~Copyable {
 
   // The accessors take `words`' address as an argument (`&words`), as `ResultSlot`'s do.
 
+  @inline(__always)
   private static func initialize<Value>(_ words: UnsafeMutableRawPointer, to value: Value) {
     words.initializeMemory(as: Value.self, to: value)
   }
 
+  @inline(__always)
   private static func initialize<Value>(
     _ words: UnsafeMutableRawPointer, toCopyOf source: UnsafeMutableRawPointer,
     as _: Value.Type
@@ -96,10 +102,12 @@ struct ActionRunDownstream: ~Copyable {
     words.initializeMemory(as: Value.self, to: source.assumingMemoryBound(to: Value.self).pointee)
   }
 
+  @inline(__always)
   private static func move<Value>(from words: UnsafeMutableRawPointer, as _: Value.Type) -> Value {
     words.assumingMemoryBound(to: Value.self).move()
   }
 
+  @inline(__always)
   private static func destroy<Value>(_ words: UnsafeMutableRawPointer, as _: Value.Type) {
     words.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
   }
