@@ -1,8 +1,9 @@
 /// The life of an operator's connection to one upstream, for the operators that keep it by hand
 /// (the scheduled-delivery operators, the multicast connection, the second inputs); the
 /// ``OperatorDriver`` keeps its own in ``OperatorStateMachine``. Package-visible: CombineEx's
-/// `prefix(during:)`, `sink(duringLifetimeOf:)` and action runs, and the store's cancellable
-/// effects keep theirs in it too.
+/// `prefix(during:)` and `sink(duringLifetimeOf:)` keep theirs in it too. (Action runs and the
+/// store's cancellable runs keep a phase of their own: they run unspecialized, where testing
+/// this enum's case copies its `any Subscription` through the runtime's value witnesses.)
 @usableFromInline
 package enum OperatorStatus {
   /// Created, waiting for the upstream's subscription.
