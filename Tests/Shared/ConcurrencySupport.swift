@@ -28,6 +28,14 @@ final class Signal: @unchecked Sendable {
   }
 }
 
+/// Waits until `isReleased()` holds, polling every 10 ms for at most 30 s: for an object that
+/// another thread lets go of just after it delivered what the test awaited (a sink releases its
+/// closures after `receiveCompletion` returns; a queue's work item its captures after it ends).
+/// The caller's `#expect` that follows fails if the release never comes.
+func waitForRelease(_ isReleased: () -> Bool) async {
+  for _ in 0..<3000 where !isReleased() { try? await Task.sleep(for: .milliseconds(10)) }
+}
+
 // `Counter` (a thread-safe counter) is in SharingSupport.swift.
 
 /// An asynchronous sequence of `1...count` that counts how many iterators were made and how

@@ -157,8 +157,8 @@ struct AsyncSequencePublisherTests {
     }
     await finished.wait()
     // The sink lets go of its closures just after `receiveCompletion` returns, on the
-    // sequence's task, which may still be running here: wait for it (bounded, 30 s).
-    for _ in 0..<3000 where weakOwner != nil { try? await Task.sleep(for: .milliseconds(10)) }
+    // sequence's task, which may still be running here.
+    await waitForRelease { weakOwner == nil }
     #expect(weakOwner == nil)
     _ = cancellable
   }

@@ -164,6 +164,9 @@ struct DeferredFutureDemuxerTests {
     #expect(weakDemuxer != nil)
     #expect(await future?.record().values(count: 1) == [1])
     future = nil
+    // The run's work item on the promise queue delivers the value, then lets go of the
+    // demuxer when it returns, which may be just after the value arrived here.
+    await waitForRelease { weakDemuxer == nil }
     #expect(weakDemuxer == nil)
   }
 
