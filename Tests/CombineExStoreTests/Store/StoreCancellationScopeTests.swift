@@ -292,6 +292,11 @@ struct StoreCancellationScopeTests {
     let store = makeScopedSearchStore(scheduler: DispatchQueue.test, watching: watching)
     store.dispatch(ScopedSearch.watch)
     #expect(await waitFor(subscribed, upTo: .seconds(30)), "the effect was never subscribed")
+    // `subscribe(on:)` hands the store's request to `queue` too, in a work item enqueued after
+    // the signal: once the first empty block has run, that work item is in the queue, and the
+    // second runs after it, when the subject has the demand (else `1` would find none).
+    queue.sync {}
+    queue.sync {}
     values.subject.send(1)
     store.dispatch(ScopedSearch.stopWatching)  // the store's table: the run must be in it
     values.subject.send(2)
