@@ -34,7 +34,7 @@ struct ActionSubscriberKindsTests {
     }
   }
 
-  final class ClassSubscriber: Subscriber {
+  final class ClassSubscriber: RecordingSubscriber {
     let events: Events
     let tracked: Tracked
 
@@ -42,61 +42,20 @@ struct ActionSubscriberKindsTests {
       self.events = events
       self.tracked = tracked
     }
-
-    func receive(subscription: any Subscription) {
-      events.subscription = subscription
-      subscription.request(.unlimited)
-    }
-
-    func receive(_ input: Int) -> Subscribers.Demand {
-      events.values.append(input)
-      return .none
-    }
-
-    func receive(completion: Subscribers.Completion<ActionError<ColdTestError>>) {
-      events.completion = completion
-    }
   }
 
-  struct SmallSubscriber: Subscriber {
+  struct SmallSubscriber: RecordingSubscriber {
     let combineIdentifier = CombineIdentifier()
     let events: Events
     let tracked: Tracked
-
-    func receive(subscription: any Subscription) {
-      events.subscription = subscription
-      subscription.request(.unlimited)
-    }
-
-    func receive(_ input: Int) -> Subscribers.Demand {
-      events.values.append(input)
-      return .none
-    }
-
-    func receive(completion: Subscribers.Completion<ActionError<ColdTestError>>) {
-      events.completion = completion
-    }
   }
 
-  struct LargeSubscriber: Subscriber {
+  struct LargeSubscriber: RecordingSubscriber {
     let combineIdentifier = CombineIdentifier()
     let events: Events
     let tracked: Tracked
+    /// Makes the struct seven words, too large to be kept in place.
     let padding: (Int, Int, Int, Int) = (1, 2, 3, 4)
-
-    func receive(subscription: any Subscription) {
-      events.subscription = subscription
-      subscription.request(.unlimited)
-    }
-
-    func receive(_ input: Int) -> Subscribers.Demand {
-      events.values.append(input + padding.0 - 1)
-      return .none
-    }
-
-    func receive(completion: Subscribers.Completion<ActionError<ColdTestError>>) {
-      events.completion = completion
-    }
   }
 
   struct WeakReferenceSubscriber: Subscriber {
@@ -220,5 +179,28 @@ struct ActionSubscriberKindsTests {
     let (events, isTrackedAlive) = subscribe(kind, to: action.apply(1))
     #expect(events.subscription == nil)
     #expect(!isTrackedAlive())
+  }
+}
+
+/// A subscriber of the tests above that writes what it receives into its `events` (one
+/// implementation for the class and the struct kinds, which differ only in their layout).
+protocol RecordingSubscriber: Subscriber
+where Input == Int, Failure == ActionError<ColdTestError> {
+  var events: ActionSubscriberKindsTests.Events { get }
+}
+
+extension RecordingSubscriber {
+  func receive(subscription: any Subscription) {
+    events.subscription = subscription
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    events.values.append(input)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<ActionError<ColdTestError>>) {
+    events.completion = completion
   }
 }
