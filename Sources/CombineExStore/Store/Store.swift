@@ -92,7 +92,7 @@ public final class Store<State> {
     var next = reduce
     // Bound while the middlewares are made, so that an effect middleware finds this store's
     // cancellation table.
-    ProcessingContext.$current.withValue(ProcessingContext(source: nil, registry: registry)) {
+    ProcessingContext.bind(ProcessingContext(source: nil, registry: registry)) {
       for middleware in middlewares.reversed() {
         next = middleware(dispatch, getState, next)
       }
@@ -210,9 +210,7 @@ public final class Store<State> {
       }
     let registry = cancellationRegistry
     processor.submit(item) { item in
-      ProcessingContext.$current.withValue(
-        ProcessingContext(source: item.source, registry: registry)
-      ) {
+      ProcessingContext.bind(ProcessingContext(source: item.source, registry: registry)) {
         chain(item.action)
       }
     }
