@@ -86,7 +86,10 @@ public final class Store<State> {
     let registry = CancellationRegistry()
     let reference = WeakStoreReference<State>()
     let dispatch: Dispatch = { action in
-      reference.store?.dispatch(action, from: .unknown)
+      // A source handed beside the action (by a retained publisher action) is taken even if
+      // the store is gone, so that it never reaches a later dispatch.
+      let source = HandedSource.take() ?? .unknown
+      reference.store?.dispatch(action, from: source)
     }
     let getState: @Sendable () -> State? = { reference.store?.state }
     var next = reduce

@@ -189,7 +189,7 @@ private final class RetainedPipelines: Sendable {
 
   /// Dispatches `action` with the source of the retained publisher action.
   func dispatch(_ action: any StoreAction) {
-    send(SourcedAction.wrap(action, source: source))
+    HandedSource.dispatch(action, source: source, through: send)
   }
 
   /// Reports the end of one pipeline.
