@@ -100,7 +100,10 @@ final class RetentionBook: @unchecked Sendable {
   /// Counts one `cleanup()` for the dispatch `id`, and releases its pipelines once every stored
   /// pipeline has been cleaned up.
   func cleanup(_ id: UInt64) {
-    let released = lock.withLock { () -> Entry? in
+    // Moved out of the entry under the lock, so that the set is uniquely referenced when
+    // `recycle` empties it (a copy would make emptying it allocate a new storage).
+    var cancellables: Set<AnyCancellable> = []
+    let released = lock.withLock { () -> TrackedEffect?? in
       guard var entry = entries.removeValue(forKey: id) else { return nil }
       entry.cleanups += 1
       guard let stored = entry.stored, entry.cleanups >= stored else {
@@ -108,11 +111,12 @@ final class RetentionBook: @unchecked Sendable {
         return nil
       }
       retained -= 1
-      return entry
+      swap(&cancellables, &entry.cancellables)
+      return .some(entry.tracked)
     }
-    guard var released else { return }
-    recycle(&released.cancellables)
-    released.tracked?.end()
+    guard let tracked = released else { return }
+    recycle(&cancellables)
+    tracked?.end()
   }
 
   /// Cancels and releases everything retained for a store that is gone.
