@@ -17,8 +17,10 @@ extension Publisher {
   /// cancellable.cancel()  // (already cleaned up: nothing printed)
   /// ```
   ///
-  /// Each subscription has its own once-only guard, so subscribing twice cleans up twice, once
-  /// per pipeline, and a cancel racing a completion on another thread still cleans up once.
+  /// `cleanup` runs once the pipeline has ended: after the completion has gone downstream, or
+  /// after a cancel has reached the upstream. Each subscription cleans up on its own, so
+  /// subscribing twice cleans up twice, once per pipeline, and a cancel racing a completion on
+  /// another thread still cleans up once.
   public func handleCleanup(_ cleanup: @escaping () -> Void) -> Publishers.HandleCleanup<Self> {
     Publishers.HandleCleanup(upstream: self, cleanup: cleanup)
   }
