@@ -56,7 +56,8 @@ extension Publishers {
       // once, under its lock, that the subscription has ended (a cancel racing a completion
       // included), and tells the logic so (`ended()`).
       upstream.subscribe(
-        OperatorDriver(HandleCleanupLogic<Output, Failure>(cleanup: cleanup), downstream: subscriber))
+        OperatorDriver(
+          HandleCleanupLogic<Output, Failure>(cleanup: cleanup), downstream: subscriber))
     }
   }
 }
