@@ -46,10 +46,19 @@ public final class PublisherMiddleware<State>: Sendable {
   public var middleware: Middleware<State> {
     { [book] dispatch, getState, next in
       let attachment = RetentionBook.Attachment(book: book)
+      // The two types, looked up once per store: an action of any other type (most of them)
+      // is told apart by comparing types, with no metadata look-up or dynamic cast (this code
+      // is generic, so naming `PublisherAction<State>` looks it up in the runtime's cache). Both
+      // are exact types (a final class, a struct), so the comparison decides as the cast would.
+      let publisherActionType = ObjectIdentifier(PublisherAction<State>.self)
+      let retainedActionType = ObjectIdentifier(RetainedPublisherAction<State>.self)
       return { action in
-        if let action = action as? PublisherAction<State> {
+        let actionType = ObjectIdentifier(type(of: action))
+        if actionType == publisherActionType, let action = action as? PublisherAction<State> {
           action.run(dispatch: dispatch, getState: getState)
-        } else if let action = action as? RetainedPublisherAction<State> {
+        } else if actionType == retainedActionType,
+          let action = action as? RetainedPublisherAction<State>
+        {
           attachment.run(action, dispatch: dispatch, getState: getState)
         } else {
           next(action)

@@ -1,5 +1,4 @@
 import CombineEx
-import Synchronization
 
 extension Publisher {
   /// Calls `cleanup` exactly once per subscription, when the pipeline finishes, fails or is
@@ -18,8 +17,10 @@ extension Publisher {
   /// cancellable.cancel()  // (already cleaned up: nothing printed)
   /// ```
   ///
-  /// Each subscription has its own once-only guard, so subscribing twice cleans up twice, once
-  /// per pipeline, and a cancel racing a completion on another thread still cleans up once.
+  /// `cleanup` runs once the pipeline has ended: after the completion has gone downstream, or
+  /// after a cancel has reached the upstream. Each subscription cleans up on its own, so
+  /// subscribing twice cleans up twice, once per pipeline, and a cancel racing a completion on
+  /// another thread still cleans up once.
   public func handleCleanup(_ cleanup: @escaping () -> Void) -> Publishers.HandleCleanup<Self> {
     Publishers.HandleCleanup(upstream: self, cleanup: cleanup)
   }
@@ -47,36 +48,51 @@ extension Publishers {
       self.cleanup = cleanup
     }
 
-    /// Subscribes `subscriber` through a fresh once-only guard.
+    /// Subscribes `subscriber` through a fresh operator, which calls `cleanup` when it ends.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let once = CleanupOnce(cleanup)
-      upstream
-        .handleEvents(
-          receiveCompletion: { _ in once.run() },
-          receiveCancel: { once.run() }
-        )
-        .receive(subscriber: subscriber)
+      // One object per subscription: the core's operator driver, whose status already decides
+      // once, under its lock, that the subscription has ended (a cancel racing a completion
+      // included), and tells the logic so (`ended()`).
+      upstream.subscribe(
+        OperatorDriver(
+          HandleCleanupLogic<Output, Failure>(cleanup: cleanup), downstream: subscriber))
     }
   }
 }
 
-/// Runs a closure at most once, whichever thread asks first.
+/// `handleCleanup`: passes everything through, and calls `cleanup` when the operator has ended
+/// (after its completion went downstream, or after a cancel reached the upstream).
 @usableFromInline
-final class CleanupOnce: @unchecked Sendable {
-  // @unchecked Sendable: `done` is atomic and only the thread that flips it reads `cleanup`.
-  private let done = Atomic<Bool>(false)
-  private let cleanup: () -> Void
+struct HandleCleanupLogic<Input, Failure: Error>: OperatorLogic {
+  @usableFromInline
+  typealias UpstreamFailure = Failure
 
   @usableFromInline
-  init(_ cleanup: @escaping () -> Void) {
+  let cleanup: () -> Void
+
+  @inlinable
+  init(cleanup: @escaping () -> Void) {
     self.cleanup = cleanup
   }
 
-  @usableFromInline
-  func run() {
-    if done.exchange(true, ordering: .acquiringAndReleasing) { return }
+  @inlinable
+  var name: String { "HandleCleanup" }
+
+  /// A cancel before the upstream's subscription ends the operator (and so cleans up at once;
+  /// the subscription is cancelled when it arrives); a completion before it ends it too, as
+  /// `handleEvents` does.
+  @inlinable
+  var misusePolicy: MisusePolicy { .standard.endingOnEarlyCompletion }
+
+  @inlinable
+  func receive(_ input: Input, _: inout Void) -> OperatorStep<Input, Failure> {
+    .emit(input)
+  }
+
+  @inlinable
+  func ended() {
     cleanup()
   }
 }

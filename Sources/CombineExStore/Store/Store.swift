@@ -86,13 +86,16 @@ public final class Store<State> {
     let registry = CancellationRegistry()
     let reference = WeakStoreReference<State>()
     let dispatch: Dispatch = { action in
-      reference.store?.dispatch(action, from: .unknown)
+      // A source handed beside the action (by a retained publisher action) is taken even if
+      // the store is gone, so that it never reaches a later dispatch.
+      let source = HandedSource.take() ?? .unknown
+      reference.store?.dispatch(action, from: source)
     }
     let getState: @Sendable () -> State? = { reference.store?.state }
     var next = reduce
     // Bound while the middlewares are made, so that an effect middleware finds this store's
     // cancellation table.
-    ProcessingContext.$current.withValue(ProcessingContext(source: nil, registry: registry)) {
+    ProcessingContext.bind(ProcessingContext(source: nil, registry: registry)) {
       for middleware in middlewares.reversed() {
         next = middleware(dispatch, getState, next)
       }
@@ -210,9 +213,7 @@ public final class Store<State> {
       }
     let registry = cancellationRegistry
     processor.submit(item) { item in
-      ProcessingContext.$current.withValue(
-        ProcessingContext(source: item.source, registry: registry)
-      ) {
+      ProcessingContext.bind(ProcessingContext(source: item.source, registry: registry)) {
         chain(item.action)
       }
     }

@@ -204,6 +204,62 @@ struct RetainedPublisherActionTests {
     #expect(publishers.retainedDispatchCount == 0)
   }
 
+  @Test("each body gets an empty set after earlier pipelines were released, cancelled and freed")
+  func bodyGetsEmptySetAfterReleases() {
+    let (store, publishers) = makeStore()
+    let sizes = Recorder<Int>()
+    let upstreamCancels = Counter()
+    let watched = WeakBox<TestSubscriber<Int, Never>>(nil)
+    for round in 0..<4 {
+      let responses = PassthroughSubject<Int, Never>()
+      let pending = PassthroughSubject<Int, Never>()
+      store.dispatch(
+        RetainedPublisherAction<Log> { _, _, cancellables, cleanup in
+          sizes.append(cancellables.count)
+          responses.handleCleanup(cleanup).sink { _ in }.store(in: &cancellables)
+          // A second pipeline, cancelled when the dispatch is released: its upstream hears it.
+          let subscriber = TestSubscriber<Int, Never>()
+          if round == 3 { watched.object = subscriber }
+          pending.handleEvents(receiveCancel: { upstreamCancels.increment() })
+            .subscribe(subscriber)
+          AnyCancellable(subscriber).store(in: &cancellables)
+          cleanup()  // the second pipeline's cleanup, by hand
+        })
+      #expect(publishers.retainedDispatchCount == 1)
+      responses.send(completion: .finished)
+      #expect(publishers.retainedDispatchCount == 0)
+      #expect(upstreamCancels.count == round + 1)
+    }
+    #expect(sizes.values == [0, 0, 0, 0])
+    #expect(watched.object == nil)
+  }
+
+  @Test("a retained pipeline's subscriber receives its completion, then the dispatch is released")
+  func subscriberReceivesCompletionBeforeRelease() {
+    let (store, publishers) = makeStore()
+    let responses = PassthroughSubject<Int, Never>()
+    let events = Recorder<String>()
+    store.dispatch(
+      RetainedPublisherAction<Log> { _, _, cancellables, cleanup in
+        responses
+          .handleCleanup {
+            events.append("cleanup")
+            cleanup()
+          }
+          .sink(
+            receiveCompletion: { _ in
+              events.append("completion, retained: \(publishers.retainedDispatchCount)")
+            },
+            receiveValue: { events.append("value \($0)") }
+          )
+          .store(in: &cancellables)
+      })
+    responses.send(1)
+    responses.send(completion: .finished)
+    #expect(events.values == ["value 1", "completion, retained: 1", "cleanup"])
+    #expect(publishers.retainedDispatchCount == 0)
+  }
+
   @Test("the action never reaches the reducer")
   func notReduced() {
     let seen = Recorder<String>()

@@ -43,6 +43,37 @@ struct ActionSourceTests {
     #expect(store.state.count == 1)
   }
 
+  @Test("a retained publisher action's dispatches carry its creation site, and only they do")
+  func retainedPublisherActionSource() {
+    let sources = Recorder<ActionSource>()
+    // Dispatches a follow-up of its own (no source of its own: unknown) for every Increment,
+    // while the action the pipeline dispatched is being processed.
+    let echo: Middleware<Log> = { dispatch, _, next in
+      { action in
+        next(action)
+        if action is Increment { dispatch(Named("echo")) }
+      }
+    }
+    let store = makeLogStore([createPublisherMiddleware(), echo, recordingSources(sources)])
+    let responses = PassthroughSubject<Int, Never>()
+    let line: UInt = #line + 1
+    let action = RetainedPublisherAction<Log> { dispatch, _, cancellables, cleanup in
+      dispatch(Increment())
+      responses.handleCleanup(cleanup).sink { _ in dispatch(Increment()) }
+        .store(in: &cancellables)
+    }
+    store.dispatch(action)
+    responses.send(1)
+    // A plain dispatch afterwards, on the same thread: its own call site.
+    let directLine: UInt = #line + 1
+    store.dispatch(Named("direct"))
+    #expect(sources.values.map(\.line) == [line, 0, line, 0, directLine])
+    #expect(sources.values.count == 5 && sources.values[1] == .unknown)
+    #expect(sources.values.count == 5 && sources.values[3] == .unknown)
+    #expect(sources.values.first?.info == "retained publisher action")
+    #expect(store.state.count == 2)
+  }
+
   @Test("actions a middleware dispatches itself carry the unknown source")
   func middlewareDispatchIsUnknown() {
     let sources = Recorder<ActionSource>()

@@ -31,6 +31,13 @@ final class RetentionBook: @unchecked Sendable {
   private var entries: [UInt64: Entry] = [:]
   private var nextID: UInt64 = 0
   private var retained = 0
+  /// An empty set that keeps the storage of a released dispatch's cancellables, handed to the
+  /// next body to store into: a body storing a pipeline or two then allocates nothing.
+  private var spare: Set<AnyCancellable> = []
+
+  /// The largest set kept as the spare: a body that stored many pipelines does not leave its
+  /// storage behind for good.
+  private static var spareCapacityLimit: Int { 16 }
 
   /// Dispatches whose pipelines are currently retained.
   var retainedDispatchCount: Int {
@@ -44,12 +51,28 @@ final class RetentionBook: @unchecked Sendable {
     }
   }
 
-  /// Opens an entry for a dispatch that is about to run its body.
-  func open(attachment: UInt64) -> UInt64 {
+  /// Opens an entry for a dispatch that is about to run its body; returns its id. `cancellables`
+  /// (empty) receives the spare's storage, if there is one, for the body to store into.
+  func open(attachment: UInt64, lending cancellables: inout Set<AnyCancellable>) -> UInt64 {
     lock.withLock {
       nextID += 1
       entries[nextID] = Entry(attachment: attachment)
+      swap(&cancellables, &spare)
       return nextID
+    }
+  }
+
+  /// Releases what `cancellables` holds (and so cancels it), outside the lock, then keeps the
+  /// emptied storage as the spare if there is none. The set is uniquely referenced here (taken
+  /// out of its entry or its body), so emptying it keeps its storage.
+  private func recycle(_ cancellables: inout Set<AnyCancellable>) {
+    guard cancellables.capacity <= Self.spareCapacityLimit else {
+      cancellables = []
+      return
+    }
+    cancellables.removeAll(keepingCapacity: true)
+    lock.withLock {
+      if spare.capacity == 0 { swap(&spare, &cancellables) }
     }
   }
 
@@ -57,43 +80,43 @@ final class RetentionBook: @unchecked Sendable {
   /// `tracked` reports the retention to an ``EffectTracking`` observer; it ends at once if
   /// nothing is retained.
   func close(
-    _ id: UInt64, storing cancellables: Set<AnyCancellable>, tracked: TrackedEffect?
+    _ id: UInt64, storing cancellables: inout Set<AnyCancellable>, tracked: TrackedEffect?
   ) {
-    let released = lock.withLock { () -> Set<AnyCancellable>? in
-      guard var entry = entries[id] else { return cancellables }
-      if entry.cleanups >= cancellables.count {
-        entries[id] = nil
-        return cancellables
-      }
+    let released = lock.withLock { () -> Bool in
+      guard var entry = entries.removeValue(forKey: id) else { return true }
+      if entry.cleanups >= cancellables.count { return true }
       entry.stored = cancellables.count
-      entry.cancellables = cancellables
+      swap(&entry.cancellables, &cancellables)
       entry.tracked = tracked
       entries[id] = entry
       retained += 1
-      return nil
+      return false
     }
-    guard let released else { return }
-    withExtendedLifetime(released) {}  // released (and so cancelled) here, outside the lock
+    guard released else { return }
+    recycle(&cancellables)  // released (and so cancelled) outside the lock
     tracked?.end()
   }
 
   /// Counts one `cleanup()` for the dispatch `id`, and releases its pipelines once every stored
   /// pipeline has been cleaned up.
   func cleanup(_ id: UInt64) {
-    let released = lock.withLock { () -> Entry? in
-      guard var entry = entries[id] else { return nil }
+    // Moved out of the entry under the lock, so that the set is uniquely referenced when
+    // `recycle` empties it (a copy would make emptying it allocate a new storage).
+    var cancellables: Set<AnyCancellable> = []
+    let released = lock.withLock { () -> TrackedEffect?? in
+      guard var entry = entries.removeValue(forKey: id) else { return nil }
       entry.cleanups += 1
       guard let stored = entry.stored, entry.cleanups >= stored else {
         entries[id] = entry
         return nil
       }
-      entries[id] = nil
       retained -= 1
-      return entry
+      swap(&cancellables, &entry.cancellables)
+      return .some(entry.tracked)
     }
-    guard let released else { return }
-    withExtendedLifetime(released.cancellables) {}
-    released.tracked?.end()
+    guard let tracked = released else { return }
+    recycle(&cancellables)
+    tracked?.end()
   }
 
   /// Cancels and releases everything retained for a store that is gone.
@@ -135,9 +158,9 @@ final class RetentionBook: @unchecked Sendable {
       _ action: RetainedPublisherAction<State>, dispatch: @escaping Dispatch,
       getState: @escaping @Sendable () -> State?
     ) {
-      let entry = book.open(attachment: id)
+      var cancellables: Set<AnyCancellable> = []
+      let entry = book.open(attachment: id, lending: &cancellables)
       let source = action.source
-      var cancellables = Set<AnyCancellable>()
       // One object behind both closures, each of which then captures only it.
       let pipelines = RetainedPipelines(
         book: book, entry: entry, dispatch: dispatch, source: source)
@@ -148,7 +171,7 @@ final class RetentionBook: @unchecked Sendable {
         ? nil
         : EffectTracking.start(
           "the pipelines of the RetainedPublisherAction created at \(source.file):\(source.line)")
-      book.close(entry, storing: cancellables, tracked: tracked)
+      book.close(entry, storing: &cancellables, tracked: tracked)
     }
   }
 }
@@ -170,7 +193,7 @@ private final class RetainedPipelines: Sendable {
 
   /// Dispatches `action` with the source of the retained publisher action.
   func dispatch(_ action: any StoreAction) {
-    send(SourcedAction.wrap(action, source: source))
+    HandedSource.dispatch(action, source: source, through: send)
   }
 
   /// Reports the end of one pipeline.
