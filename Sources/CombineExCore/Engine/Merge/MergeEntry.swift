@@ -24,4 +24,7 @@ enum MergeEntry {
   /// The upstream's subscription arrived (flatMap, switchToLatest; the payload points to an
   /// `any Subscription`).
   case upstreamSubscription
+  /// The storage's deinitializer runs: its `fields` are destroyed (see
+  /// ``MergeStorage/fields``).
+  case destroyFields
 }

@@ -373,6 +373,34 @@ struct FlatMapTests {
     #expect(probe.subscriptionObject == nil)
   }
 
+  @Test("a large failure type: values, the failure, and the pipeline freed after it")
+  func largeFailureTypeDeliversAndFrees() {
+    // A failure this large makes the merge's state too large to be kept in place in its
+    // subscription object: it lives in memory of its own, freed with the subscription.
+    weak var weakOwner: TestOwner?
+    let upstream = PassthroughSubject<Int, LargeError>()
+    let inner = PassthroughSubject<Int, LargeError>()
+    let probe = LeakProbe<Int, LargeError>()
+    var completions: [Subscribers.Completion<LargeError>] = []
+    var cancellable: AnyCancellable?
+    do {
+      let owner = TestOwner()
+      weakOwner = owner
+      cancellable = upstream.flatMap { _ in inner }.sink(
+        receiveCompletion: { completions.append($0) },
+        receiveValue: { owner.values.append($0) })
+    }
+    upstream.flatMap { _ in inner }.subscribe(probe)
+    upstream.send(0)
+    inner.send(7)
+    inner.send(completion: .failure(LargeError(code: 3)))
+    #expect(weakOwner == nil)
+    #expect(completions == [.failure(LargeError(code: 3))])
+    #expect(probe.completion == .failure(LargeError(code: 3)))
+    #expect(probe.subscriptionObject == nil)
+    withExtendedLifetime(cancellable) {}
+  }
+
   // MARK: Re-entrancy
 
   @Test("cancelling from inside receive stops delivery and cancels every input")
@@ -551,4 +579,24 @@ struct FlatMapTests {
       #expect(subscriber.overlaps == 0)
     }
   }
+}
+
+/// A failure of forty words: too large for a merge to keep its state in place.
+private struct LargeError: Error, Equatable {
+  var code: Int
+  var words:
+    (
+      Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+      Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+      Int, Int, Int
+    ) = (
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0
+    )
+
+  init(code: Int) {
+    self.code = code
+  }
+
+  static func == (lhs: LargeError, rhs: LargeError) -> Bool { lhs.code == rhs.code }
 }
