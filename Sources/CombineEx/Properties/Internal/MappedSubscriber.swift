@@ -21,17 +21,12 @@ struct MappedSubscriber<Input, Output, Releasing>: Subscriber {
   @usableFromInline
   typealias Failure = Never
 
-  /// The map's storage, whose cell holds the mapped value of the source's latest delivery.
-  @usableFromInline
-  let storage: PropertyStorage<Output>
-
-  /// The map's subscriber, with its type erased.
+  /// The map's subscriber, with its type erased, and the map's storage.
   @usableFromInline
   let downstream: MappedDownstream<Output>
 
   @inlinable
-  init(storage: PropertyStorage<Output>, downstream: MappedDownstream<Output>) {
-    self.storage = storage
+  init(downstream: MappedDownstream<Output>) {
     self.downstream = downstream
   }
 
@@ -45,8 +40,10 @@ struct MappedSubscriber<Input, Output, Releasing>: Subscriber {
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    // The source's token holder: the relay stored the value of this delivery (see above).
-    downstream.entries.receiveValue(downstream, storage.cell.currentValue)
+    // The entry reads the value the relay stored in this delivery (see above), in code
+    // specialized for the subscriber: an entry taking the value as an argument would take it
+    // at the generic abstraction, through a reabstraction thunk per call (Benchmarks' j6).
+    downstream.entries.receiveValue(downstream)
   }
 
   @inlinable
@@ -88,10 +85,23 @@ class MappedDownstream<Output> {
   @usableFromInline
   let combineIdentifier: CombineIdentifier
 
+  /// The map's storage, kept alive by its subscriber (as one attached to the storage's core
+  /// keeps it), and its cell, which holds the mapped value of the source's latest delivery.
+  @usableFromInline
+  let storage: PropertyStorage<Output>
+
+  @usableFromInline
+  let cell: PropertyCell<Output>
+
   @inlinable
-  init(entries: MappedDownstreamEntries<Output>, combineIdentifier: CombineIdentifier) {
+  init(
+    entries: MappedDownstreamEntries<Output>, combineIdentifier: CombineIdentifier,
+    storage: PropertyStorage<Output>
+  ) {
     self.entries = entries
     self.combineIdentifier = combineIdentifier
+    self.storage = storage
+    cell = storage.cell
   }
 }
 
@@ -104,8 +114,9 @@ struct MappedDownstreamEntries<Output> {
   @usableFromInline
   let receiveSubscriptionReportingDetach: (MappedDownstream<Output>, any Subscription) -> Void
 
+  /// Delivers the cell's value (the source's token holder only).
   @usableFromInline
-  let receiveValue: (MappedDownstream<Output>, Output) -> Subscribers.Demand
+  let receiveValue: (MappedDownstream<Output>) -> Subscribers.Demand
 
   @usableFromInline
   let receiveCompletion: (MappedDownstream<Output>, Subscribers.Completion<Never>) -> Void
@@ -118,7 +129,7 @@ struct MappedDownstreamEntries<Output> {
     receiveSubscription: @escaping (MappedDownstream<Output>, any Subscription) -> Void,
     receiveSubscriptionReportingDetach:
       @escaping (MappedDownstream<Output>, any Subscription) -> Void,
-    receiveValue: @escaping (MappedDownstream<Output>, Output) -> Subscribers.Demand,
+    receiveValue: @escaping (MappedDownstream<Output>) -> Subscribers.Demand,
     receiveCompletion: @escaping (MappedDownstream<Output>, Subscribers.Completion<Never>) -> Void,
     upstreamDetached: @escaping (MappedDownstream<Output>) -> Void
   ) {
@@ -138,7 +149,7 @@ where Downstream.Input == Output, Downstream.Failure == Never {
   let subscriber: Downstream
 
   @inlinable
-  init(_ subscriber: Downstream) {
+  init(_ subscriber: Downstream, storage: PropertyStorage<Output>) {
     self.subscriber = subscriber
     super.init(
       entries: MappedDownstreamEntries(
@@ -148,12 +159,14 @@ where Downstream.Input == Output, Downstream.Failure == Never {
         receiveSubscriptionReportingDetach: { object, subscription in
           Self.subscriber(of: object)._receive(subscriptionReportingDetach: subscription)
         },
-        receiveValue: { object, value in Self.subscriber(of: object).receive(value) },
+        receiveValue: { object in
+          Self.subscriber(of: object).receive(object.cell.currentValue)
+        },
         receiveCompletion: { object, completion in
           Self.subscriber(of: object).receive(completion: completion)
         },
         upstreamDetached: { object in Self.subscriber(of: object)._upstreamDetached() }),
-      combineIdentifier: subscriber.combineIdentifier)
+      combineIdentifier: subscriber.combineIdentifier, storage: storage)
   }
 
   /// The subscriber of `object`, which is a `Self` (the entries are only made by `init`).

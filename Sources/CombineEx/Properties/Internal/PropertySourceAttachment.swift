@@ -18,11 +18,11 @@ import CombineExCore
 struct PropertySourceAttachment<Output> {
   /// Attaches a subscriber that releases its subscription when the stream ends.
   @usableFromInline
-  let attachReleasing: (PropertyStorage<Output>, MappedDownstream<Output>) -> Void
+  let attachReleasing: (MappedDownstream<Output>) -> Void
 
   /// Attaches any other subscriber.
   @usableFromInline
-  let attachRetaining: (PropertyStorage<Output>, MappedDownstream<Output>) -> Void
+  let attachRetaining: (MappedDownstream<Output>) -> Void
 
   /// Whether the calling thread is delivering a value of the core the subscribers attach to. A
   /// subscriber that arrives then (from inside a subscriber of the source) attaches to the map's
@@ -38,17 +38,15 @@ struct PropertySourceAttachment<Output> {
     if let property = source as? MutableProperty<Input> {
       let core = property.core
       isDelivering = { core.isHeldByCurrentThread }
-      attachReleasing = { storage, downstream in
+      attachReleasing = { downstream in
         core.perform(
           core.attachEvent(
-            for: MappedSubscriber<Input, Output, ReleasingDownstream>(
-              storage: storage, downstream: downstream)))
+            for: MappedSubscriber<Input, Output, ReleasingDownstream>(downstream: downstream)))
       }
-      attachRetaining = { storage, downstream in
+      attachRetaining = { downstream in
         core.perform(
           core.attachEvent(
-            for: MappedSubscriber<Input, Output, RetainingDownstream>(
-              storage: storage, downstream: downstream)))
+            for: MappedSubscriber<Input, Output, RetainingDownstream>(downstream: downstream)))
       }
     } else if let property = source as? Property<Input>, let sourceStorage = property.storage {
       // The core a subscriber attached through `sourceStorage` ends up in: its source's, if it
@@ -57,15 +55,13 @@ struct PropertySourceAttachment<Output> {
         sourceStorage.sourceAttachment?.isDelivering()
           ?? sourceStorage.cell.core.isHeldByCurrentThread
       }
-      attachReleasing = { storage, downstream in
+      attachReleasing = { downstream in
         sourceStorage.receive(
-          subscriber: MappedSubscriber<Input, Output, ReleasingDownstream>(
-            storage: storage, downstream: downstream))
+          subscriber: MappedSubscriber<Input, Output, ReleasingDownstream>(downstream: downstream))
       }
-      attachRetaining = { storage, downstream in
+      attachRetaining = { downstream in
         sourceStorage.receive(
-          subscriber: MappedSubscriber<Input, Output, RetainingDownstream>(
-            storage: storage, downstream: downstream))
+          subscriber: MappedSubscriber<Input, Output, RetainingDownstream>(downstream: downstream))
       }
     } else {
       return nil

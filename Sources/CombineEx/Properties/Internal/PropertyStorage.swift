@@ -129,11 +129,11 @@ extension PropertyStorage {
     if let finishedValue {
       return Just(finishedValue).receive(subscriber: subscriber)
     }
-    let downstream = MappedDownstreamTo(subscriber)
+    let downstream = MappedDownstreamTo(subscriber, storage: self)
     if S.self is any SubscriptionReleasing.Type {
-      sourceAttachment.attachReleasing(self, downstream)
+      sourceAttachment.attachReleasing(downstream)
     } else {
-      sourceAttachment.attachRetaining(self, downstream)
+      sourceAttachment.attachRetaining(downstream)
     }
   }
 }
