@@ -26,6 +26,11 @@ import CombineExCore
 /// storage: one more object per subscriber, a retain and a release per delivery, and a `Sink`
 /// behind it counted every delivery with two atomic operations, not told that the core reports
 /// detach; Benchmarks' j6.)
+///
+/// ## Fused maps
+/// The storage of a `map` of a core-backed source has a ``sourceAttachment``: its subscribers
+/// attach to the source's core (``MappedSubscriber``), and each holds the storage, as above; the
+/// cell's core then has no subscriber, and the relay's values are only stored.
 @usableFromInline
 final class PropertyStorage<Output>: Publisher {
   @usableFromInline
