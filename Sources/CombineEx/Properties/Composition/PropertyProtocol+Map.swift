@@ -21,9 +21,17 @@ extension PropertyProtocol {
   /// as long as the result or any of its subscribers.
   @inlinable
   public func map<T>(_ transform: @escaping (Output) -> T) -> Property<T> {
-    Property(deriving: Publishers.Map(upstream: self, transform: transform), from: self) {
+    let property = Property(
+      deriving: Publishers.Map(upstream: self, transform: transform), from: self
+    ) {
       transform(value)
     }
+    // Fused with its source when it can be: the map's subscribers then attach to the source's
+    // core, and each change reaches them in the source's delivery (PropertySourceAttachment).
+    if let attachment = PropertySourceAttachment<T>(fusing: self) {
+      property.storage.unsafelyUnwrapped.sourceAttachment = attachment
+    }
+    return property
   }
 
   /// Derives a property whose value is the value at `keyPath` of this property's value.

@@ -26,6 +26,11 @@ import CombineExCore
 /// storage: one more object per subscriber, a retain and a release per delivery, and a `Sink`
 /// behind it counted every delivery with two atomic operations, not told that the core reports
 /// detach; Benchmarks' j6.)
+///
+/// ## Fused maps
+/// The storage of a `map` of a core-backed source has a ``sourceAttachment``: its subscribers
+/// attach to the source's core (``MappedSubscriber``), and each holds the storage, as above; the
+/// cell's core then has no subscriber, and the relay's values are only stored.
 @usableFromInline
 final class PropertyStorage<Output>: Publisher {
   @usableFromInline
@@ -38,6 +43,12 @@ final class PropertyStorage<Output>: Publisher {
 
   /// The subscription to the followed publisher. Guarded by `core.lock`; set once.
   private var upstream: AnyCancellable?
+
+  /// For a fused `map`, how its subscribers attach to its source's core instead of this
+  /// storage's (see ``PropertySourceAttachment``); `nil` otherwise. Set once, by `map`, before
+  /// the property is returned, so before any subscriber comes.
+  @usableFromInline
+  var sourceAttachment: PropertySourceAttachment<Output>?
 
   @inlinable
   init(_ initialValue: Output) {
@@ -92,15 +103,42 @@ final class PropertyStorage<Output>: Publisher {
   /// delivery path for the subscriber's type.)
   @inlinable
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    if let sourceAttachment, !sourceAttachment.isDelivering() {
+      return attach(subscriber, to: sourceAttachment)
+    }
     var finishedValue: Output?
     let cell = cell
     cell.core.perform(cell.core.attachEvent(for: subscriber)) { _ in
-      guard cell.isFinished else { return true }
+      guard cell.isFinished else {
+        cell.markObserved()
+        return true
+      }
       finishedValue = cell.currentValue
       return false
     }
     if let finishedValue {
       Just(finishedValue).receive(subscriber: subscriber)
+    }
+  }
+}
+
+extension PropertyStorage {
+  /// Attaches a subscriber of a fused map to the map's source (``MappedSubscriber``); after the
+  /// source finished, it receives the last value, then `.finished`, as from an unfused one.
+  /// (The source, finished too, would also say so; the check spares it the attach.)
+  @inlinable
+  func attach<S: Subscriber>(_ subscriber: S, to sourceAttachment: PropertySourceAttachment<Output>)
+  where S.Input == Output, S.Failure == Never {
+    let cell = cell
+    let finishedValue = cell.core.lock.withLock { cell.isFinished ? cell.currentValue : nil }
+    if let finishedValue {
+      return Just(finishedValue).receive(subscriber: subscriber)
+    }
+    let downstream = MappedDownstreamTo(subscriber, storage: self)
+    if S.self is any SubscriptionReleasing.Type {
+      sourceAttachment.attachReleasing(downstream)
+    } else {
+      sourceAttachment.attachRetaining(downstream)
     }
   }
 }

@@ -91,6 +91,15 @@ extension SubjectCore {
     }
   }
 
+  /// Whether the calling thread holds the delivery token: it is handling an event of this
+  /// subject (a subscriber of it is running on this thread, or is being attached).
+  /// (`package`: a fused property `map` attaches a subscriber arriving from inside its source's
+  /// delivery to its own core instead.)
+  @inlinable
+  package var isHeldByCurrentThread: Bool {
+    token.load(ordering: .relaxed) & ~Self.flags == currentThreadIdentity()
+  }
+
   /// Runs `body` holding the delivery token, as an event is handled: at once if this thread
   /// holds it (nested), otherwise once it is free (waiting for it, as a `send` does). For what
   /// only the token holder may read, when asked from outside (a subscription's mirror); the

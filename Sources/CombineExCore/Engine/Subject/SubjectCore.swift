@@ -101,10 +101,11 @@ package final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   // MARK: Replay (SubjectCore+Replay.swift)
 
   /// The value as of the events handled so far (``SubjectKind/replaysCurrentValue``). Token
-  /// holder only.
+  /// holder only. (`package`: a property's cell that stores values without delivering them
+  /// while nobody observes it sets it when the first subscriber attaches.)
   @usableFromInline
   @exclusivity(unchecked)
-  var replayValue: Output?
+  package var replayValue: Output?
 
   /// Which subject this core runs: what it replays, whether re-entrant sends nest, what its
   /// subscriptions call themselves.
