@@ -58,7 +58,7 @@ private enum ActionRunPhase: UInt8 {
 /// Its code runs unspecialized (the downstream's type is only known at run time, behind
 /// `AnyDeferredPublisher`), where every generic type a method names costs a lookup in the
 /// runtime's metadata cache: so the state is a byte and the publisher's subscription, the
-/// downstream is kept in the core's non-generic slot (`ResultSlot`), the lock is taken and
+/// downstream is kept in a non-generic slot (``ActionRunDownstream``), the lock is taken and
 /// released around plain statements rather than closures returning generic tuples, and the
 /// downstream is read once per event.
 final class ActionRun<Input, Output, RunFailure: Error, Downstream: Subscriber>: Subscriber,
@@ -78,16 +78,13 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
   @exclusivity(unchecked) private var upstream: any Subscription = Subscriptions.empty
   @exclusivity(unchecked) private var action: Action<Input, Output, RunFailure>?
   /// The applying subscriber until the run ends: not an `Optional<Downstream>`, whose metadata
-  /// this unspecialized code would look up in every function that touches it. Under the lock,
-  /// the run copies it into a local slot, or moves it there (`moveOut()`) when the run ends,
-  /// and calls it from the local slot after unlocking, so that it is released, and its deinit
-  /// runs, outside the lock. Held without a destroyer (whose closure, made in this generic
-  /// code, would capture `Downstream`'s metadata: an allocation): every use names its type.
-  @exclusivity(unchecked) private var downstream: ResultSlot
+  /// this unspecialized code would look up in every function that touches it (see
+  /// ``ActionRunDownstream``).
+  @exclusivity(unchecked) private var downstream: ActionRunDownstream
 
   init(action: Action<Input, Output, RunFailure>, downstream: Downstream) {
     self.action = action
-    self.downstream = ResultSlot(holding: downstream)
+    self.downstream = ActionRunDownstream(downstream)
   }
 
   deinit {
@@ -97,27 +94,27 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
   var description: String { "Action run" }
 
   func receive(subscription: any Subscription) {
-    var downstream = ResultSlot()
+    var downstream = ActionRunDownstream()
     lock.withLock {
       guard phase == .awaitingSubscription else { return }
       phase = .subscribed
       upstream = subscription
-      downstream = ResultSlot(holding: self.downstream.copy(as: Downstream.self))
+      downstream = self.downstream.copy(as: Downstream.self)
     }
-    guard !downstream.isEmpty else { return subscription.cancel() }
-    downstream.take(as: Downstream.self).receive(subscription: self)
+    guard downstream.isHeld else { return subscription.cancel() }
+    downstream.consume(as: Downstream.self).receive(subscription: self)
   }
 
   func receive(_ input: Output) -> Subscribers.Demand {
     var action: Action<Input, Output, RunFailure>?
-    var downstream = ResultSlot()
+    var downstream = ActionRunDownstream()
     lock.withLock {
       guard phase == .subscribed else { return }
       action = self.action
-      downstream = ResultSlot(holding: self.downstream.copy(as: Downstream.self))
+      downstream = self.downstream.copy(as: Downstream.self)
     }
-    guard !downstream.isEmpty else { return .none }
-    let subscriber = downstream.take(as: Downstream.self)
+    guard downstream.isHeld else { return .none }
+    let subscriber = downstream.consume(as: Downstream.self)
     action?.sendValue(input)
     return subscriber.receive(input)
   }
@@ -125,7 +122,7 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
   func receive(completion: Subscribers.Completion<RunFailure>) {
     var wasAwaitingSubscription = false
     var action: Action<Input, Output, RunFailure>?
-    var downstream = ResultSlot()
+    var downstream = ActionRunDownstream()
     var upstream = Subscriptions.empty
     lock.withLock {
       if phase == .terminated { return }
@@ -133,13 +130,13 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
       phase = .terminated
       swap(&upstream, &self.upstream)
       action = self.action
-      downstream = self.downstream.moveOut()
+      downstream = self.downstream.take()
       self.action = nil
     }
     // The subscription is released here, outside the lock.
     withExtendedLifetime(upstream) {}
-    guard !downstream.isEmpty else { return }
-    let subscriber = downstream.take(as: Downstream.self)
+    guard downstream.isHeld else { return }
+    let subscriber = downstream.consume(as: Downstream.self)
     guard let action else { return }
     // The action first: the gate is clear and its state published before the subscriber hears
     // of the end, so the subscriber may apply again from its completion handler.
@@ -180,13 +177,13 @@ where Downstream.Input == Output, Downstream.Failure == ActionError<RunFailure> 
   func cancel() {
     var subscription = Subscriptions.empty
     var action: Action<Input, Output, RunFailure>?
-    var downstream = ResultSlot()
+    var downstream = ActionRunDownstream()
     lock.withLock {
       guard phase == .subscribed else { return }
       phase = .terminated
       swap(&subscription, &upstream)
       action = self.action
-      downstream = self.downstream.moveOut()
+      downstream = self.downstream.take()
       self.action = nil
     }
     guard let action else { return }

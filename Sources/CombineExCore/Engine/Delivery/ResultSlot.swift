@@ -1,30 +1,21 @@
-/// A typed value kept in storage that is not generic, for the classes that must not have
-/// generic stored properties: ``Future`` and ``SingleResultSubscription`` keep their `Result`
-/// in one, and CombineEx's action runs their subscriber (a generic class's deinitializer, and
-/// any of its code that runs unspecialized, looks up the metadata of each generic field it
-/// touches in the runtime's cache; an `Optional<Downstream>` field costs a lookup in every
-/// function that tests, copies or destroys it).
+/// A `Result` kept in storage that is not generic, for the classes that must not have generic
+/// stored properties: ``Future`` and ``SingleResultSubscription`` (a generic class's
+/// deinitializer is never specialized, and destroying a generic field there looks up its
+/// metadata in the runtime's cache).
 ///
-/// A value of at most four words, aligned to at most a word and bitwise movable
-/// (`Result<Int, Never>`, `Result<String, any Error>`, a subscriber class, most structs), is
-/// stored in place, in `words`, written and read by the generic `@inlinable` accessors, which
-/// are specialized where the future or the subscriber is (or read the value's own value
-/// witnesses, handed to unspecialized code without a lookup). Another one is boxed in a
-/// ``BoxedResult``, as is a result handed over already boxed in an `Any`. The slot used to be
-/// an `Any?`: copying, testing and destroying an optional existential runs the runtime's
-/// generic value witnesses, and opening it a dynamic cast, about a fifth of subscribing to a
-/// `Future` (`e3`, issue 30). Since what it holds in place is bitwise movable, the slot may be
-/// moved (``moveOut()``).
+/// A result of at most four words, aligned to at most a word (`Result<Int, Never>`,
+/// `Result<String, any Error>`, most results), is stored in place, in `words`, written and read
+/// by the generic `@inlinable` accessors, which are specialized where the future or the
+/// subscriber is. A larger one is boxed in a ``BoxedResult``, as is one handed over already
+/// boxed in an `Any`. The slot used to be an `Any?`: copying, testing and destroying an
+/// optional existential runs the runtime's generic value witnesses, and opening it a dynamic
+/// cast, about a fifth of subscribing to a `Future` (`e3`, issue 30).
 ///
-/// Who empties it:
-/// - A value stored with a destroyer (``store(_:)``, for a `Result`: made where the type is
-///   known) is destroyed by ``clear()``, which its owner also calls in its deinitializer
-///   without knowing the type.
-/// - A value stored without one (``init(holding:)``, for code that knows the type wherever it
-///   touches the slot but runs unspecialized, where making a destroyer closure would capture
-///   the type's metadata, an allocation) is emptied with ``take(as:)`` or ``clear(as:)``.
-///
-/// The slot has no deinit: its owner empties it. Its owner's lock guards it.
+/// The slot destroys what it holds when it is cleared (``clear()``, which its owner also calls
+/// in its deinitializer), without knowing its type: an in-place result that needs destroying
+/// (not trivial) comes with a ``ResultDestroyer``, made where the type is known. It lives in a
+/// stored property of its owner and is never moved (an in-place value may not be bitwise
+/// movable), and its owner's lock guards it.
 @usableFromInline
 package struct ResultSlot: ~Copyable {
   /// What the slot holds.
@@ -33,18 +24,15 @@ package struct ResultSlot: ~Copyable {
     case empty
     case success
     case failure
-    /// A value that is not a `Result` (``init(holding:)``).
-    case value
   }
 
-  /// The storage of an in-place value: bound to the value's type while it holds one.
+  /// The storage of an in-place result: bound to the result's type while it holds one.
   @usableFromInline
   var words: (UInt, UInt, UInt, UInt) = (0, 0, 0, 0)
-  /// A value that does not fit in `words`, or a result handed over boxed.
+  /// A result that does not fit in `words`, or one handed over boxed.
   @usableFromInline
   var boxed: BoxedResult?
-  /// Destroys the in-place value; `nil` when there is none, it needs no destroying, or its
-  /// owner destroys it knowing its type (``clear(as:)``).
+  /// Destroys the in-place result; `nil` when there is none or it needs no destroying.
   @usableFromInline
   var destroyer: ResultDestroyer?
   @usableFromInline
@@ -53,19 +41,7 @@ package struct ResultSlot: ~Copyable {
   @inlinable
   package init() {}
 
-  /// A slot holding `value`, without a destroyer: its owner empties it with ``take(as:)`` or
-  /// ``clear(as:)``, naming `Value`.
-  @inlinable @inline(__always)
-  package init<Value>(holding value: Value) {
-    state = .value
-    guard Self.storesInPlace(Value.self) else {
-      boxed = BoxedResult(value)
-      return
-    }
-    Self.initialize(&words, to: value)
-  }
-
-  /// Whether the slot holds a value.
+  /// Whether the slot holds a result.
   @inlinable
   package var isEmpty: Bool { state == .empty }
 
@@ -73,13 +49,11 @@ package struct ResultSlot: ~Copyable {
   @inlinable
   package var isFailure: Bool { state == .failure }
 
-  /// Whether a `Value` is stored in place. (Read from its value witnesses: no lookup; in
-  /// specialized code, a constant.)
-  @inlinable @inline(__always)
-  static func storesInPlace<Value>(_: Value.Type) -> Bool {
-    MemoryLayout<Value>.size <= MemoryLayout<(UInt, UInt, UInt, UInt)>.size
-      && MemoryLayout<Value>.alignment <= MemoryLayout<UInt>.alignment
-      && _isBitwiseTakable(Value.self)
+  /// Whether a `Result<Output, Failure>` is stored in place.
+  @inlinable
+  static func storesInPlace<Output, Failure>(_: Result<Output, Failure>.Type) -> Bool {
+    MemoryLayout<Result<Output, Failure>>.size <= MemoryLayout<(UInt, UInt, UInt, UInt)>.size
+      && MemoryLayout<Result<Output, Failure>>.alignment <= MemoryLayout<UInt>.alignment
   }
 
   /// Keeps `result`; the slot must be empty.
@@ -114,14 +88,8 @@ package struct ResultSlot: ~Copyable {
   package mutating func copy<Output, Failure>(
     _: Result<Output, Failure>.Type
   ) -> Result<Output, Failure> {
-    copy(as: Result<Output, Failure>.self)
-  }
-
-  /// A copy of the value, which must be there and be a `Value`.
-  @inlinable @inline(__always)
-  package mutating func copy<Value>(as _: Value.Type) -> Value {
-    if let boxed { return boxed.value as! Value }
-    return Self.copy(from: &words, as: Value.self)
+    if let boxed { return boxed.value as! Result<Output, Failure> }
+    return Self.copy(from: &words, as: Result<Output, Failure>.self)
   }
 
   /// Moves the result out, leaving the slot empty; it must be there and be a
@@ -130,34 +98,16 @@ package struct ResultSlot: ~Copyable {
   package mutating func take<Output, Failure>(
     _: Result<Output, Failure>.Type
   ) -> Result<Output, Failure> {
-    take(as: Result<Output, Failure>.self)
-  }
-
-  /// Moves the value out, leaving the slot empty; it must be there and be a `Value`.
-  @inlinable @inline(__always)
-  package mutating func take<Value>(as _: Value.Type) -> Value {
     state = .empty
     if let boxed {
       self.boxed = nil
-      return boxed.value as! Value
+      return boxed.value as! Result<Output, Failure>
     }
     destroyer = nil
-    return Self.move(from: &words, as: Value.self)
+    return Self.move(from: &words, as: Result<Output, Failure>.self)
   }
 
-  /// Moves what the slot holds, if anything, into a new slot, leaving this one empty. (A
-  /// bitwise move: what is kept in place is bitwise movable.)
-  @inlinable @inline(__always)
-  package mutating func moveOut() -> ResultSlot {
-    var moved = ResultSlot()
-    swap(&moved.words, &words)
-    swap(&moved.boxed, &boxed)
-    swap(&moved.destroyer, &destroyer)
-    swap(&moved.state, &state)
-    return moved
-  }
-
-  /// Destroys the value, if any, leaving the slot empty. It may run user code (a deinit):
+  /// Destroys the result, if any, leaving the slot empty. It may run user code (a deinit):
   /// never under a lock.
   @inlinable
   package mutating func clear() {
@@ -170,51 +120,26 @@ package struct ResultSlot: ~Copyable {
     }
   }
 
-  /// Destroys the value, if any, which must be a `Value`, leaving the slot empty: for a value
-  /// stored without a destroyer (``init(holding:)``). It may run user code (a deinit): never
-  /// under a lock.
-  @inlinable @inline(__always)
-  package mutating func clear<Value>(as _: Value.Type) {
-    guard state != .empty else { return }
-    state = .empty
-    if boxed != nil {
-      boxed = nil
-    } else {
-      destroyer = nil
-      Self.destroy(&words, as: Value.self)
-    }
-  }
-
-  // The value accessors are always inlined: an action run's unspecialized code calls them, and
-  // a call to a generic function of another module there ran it out of line, with the value's
-  // witnesses (50 instructions a run in Benchmarks' `j2`).
-  //
   // The in-place accessors take `words`' address as an argument (`&words`), not through
   // `withUnsafeMutableBytes(of:)`: its closure, in the generic code that runs unspecialized
-  // (CombineEx's `FutureWork`, an action run), was a partial application per access.
+  // (CombineEx's `FutureWork`), was a partial application per access.
 
   /// Initializes the in-place storage at `words` to `value`.
-  @inlinable @inline(__always)
+  @inlinable
   static func initialize<Value>(_ words: UnsafeMutableRawPointer, to value: Value) {
     words.initializeMemory(as: Value.self, to: value)
   }
 
   /// A copy of the value stored in place at `words`.
-  @inlinable @inline(__always)
+  @inlinable
   static func copy<Value>(from words: UnsafeMutableRawPointer, as _: Value.Type) -> Value {
     words.assumingMemoryBound(to: Value.self).pointee
   }
 
   /// Moves the value stored in place at `words` out, leaving the storage uninitialized.
-  @inlinable @inline(__always)
+  @inlinable
   static func move<Value>(from words: UnsafeMutableRawPointer, as _: Value.Type) -> Value {
     words.assumingMemoryBound(to: Value.self).move()
-  }
-
-  /// Destroys the value stored in place at `words`, leaving the storage uninitialized.
-  @inlinable @inline(__always)
-  static func destroy<Value>(_ words: UnsafeMutableRawPointer, as _: Value.Type) {
-    words.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
   }
 }
 
@@ -232,11 +157,10 @@ package struct ResultDestroyer {
   }
 }
 
-/// A value that a ``ResultSlot`` does not keep in place: too large or not bitwise movable, or
-/// a result handed over boxed.
+/// A result that a ``ResultSlot`` does not keep in place: too large, or handed over boxed.
 @usableFromInline
 package final class BoxedResult {
-  /// The `Result`, or the value of a slot made with `init(holding:)`.
+  /// The `Result`.
   @usableFromInline
   let value: Any
 
