@@ -51,12 +51,13 @@ final class ActionStorage: @unchecked Sendable {
     // Read outside the lock: reading a property is a call to another object.
     let enabledIfNow = enabledIf.value
     Interleaving.point("action.gate.enabledIfRead")
-    // The transition and the claim to publish its changes under one acquisition of the lock.
-    let (started, claimed) = lock.withLock { () -> (Bool, Bool) in
+    // The transition, the claim to publish its changes and the first of them under one
+    // acquisition of the lock.
+    let (started, first) = lock.withLock { () -> (Bool, ActionStateMachine.Publication?) in
       let started = machine.start(enabledIfNow: enabledIfNow)
-      return (started, started && machine.claimPublishing())
+      return (started, started ? machine.claimFirstPublication() : nil)
     }
-    if claimed { publishClaimedChanges() }
+    if let first { publishClaimedChanges(startingWith: first) }
     return started
   }
 
@@ -64,11 +65,11 @@ final class ActionStorage: @unchecked Sendable {
   /// another thread, or an outer call on this one, is publishing: then that one delivers it
   /// right after its current delivery).
   func end() {
-    let claimed = lock.withLock { () -> Bool in
+    let first = lock.withLock { () -> ActionStateMachine.Publication? in
       machine.end()
-      return machine.claimPublishing()
+      return machine.claimFirstPublication()
     }
-    if claimed { publishClaimedChanges() }
+    if let first { publishClaimedChanges(startingWith: first) }
   }
 
   /// The gate for a run of a latest-wins binding (`applyLatest(from:)`): hands the gate over
@@ -86,13 +87,14 @@ final class ActionStorage: @unchecked Sendable {
   ) -> ActionRunTicket? {
     // Read outside the lock, as in `start()`.
     let enabledIfNow = enabledIf.value
-    let (ticket, claimed) = lock.withLock { () -> (ActionRunTicket?, Bool) in
+    let (ticket, first) = lock.withLock {
+      () -> (ActionRunTicket?, ActionStateMachine.Publication?) in
       let ticket = machine.startLatest(replacing: previous, enabledIfNow: enabledIfNow)
-      return (ticket, ticket != nil && machine.claimPublishing())
+      return (ticket, ticket != nil ? machine.claimFirstPublication() : nil)
     }
     guard let ticket else { return nil }
     register(ticket)
-    if claimed { publishClaimedChanges() }
+    if let first { publishClaimedChanges(startingWith: first) }
     return ticket
   }
 
@@ -101,11 +103,11 @@ final class ActionStorage: @unchecked Sendable {
   ///
   /// - Returns: whether it still held the gate; `false` if it had been handed over.
   func end(_ ticket: ActionRunTicket) -> Bool {
-    let (ended, claimed) = lock.withLock { () -> (Bool, Bool) in
+    let (ended, first) = lock.withLock { () -> (Bool, ActionStateMachine.Publication?) in
       let ended = machine.end(ticket)
-      return (ended, ended && machine.claimPublishing())
+      return (ended, ended ? machine.claimFirstPublication() : nil)
     }
-    if claimed { publishClaimedChanges() }
+    if let first { publishClaimedChanges(startingWith: first) }
     return ended
   }
 
@@ -116,18 +118,21 @@ final class ActionStorage: @unchecked Sendable {
 
   /// Publishes the queued changes in order, unless someone else is already doing it.
   private func publishChanges() {
-    guard lock.withLock({ machine.claimPublishing() }) else { return }
-    publishClaimedChanges()
+    guard let first = lock.withLock({ machine.claimFirstPublication() }) else { return }
+    publishClaimedChanges(startingWith: first)
   }
 
-  /// Publishes the queued changes in order; the caller has claimed the right to publish.
-  private func publishClaimedChanges() {
-    while let publication = lock.withLock({ machine.nextPublication() }) {
+  /// Publishes `first`, then the other queued changes in order; the caller has claimed the
+  /// right to publish (and taken `first` out with the claim).
+  private func publishClaimedChanges(startingWith first: ActionStateMachine.Publication) {
+    var next: ActionStateMachine.Publication? = first
+    while let publication = next {
       Interleaving.point("action.publish")  // The publisher role, between two lock holds.
       switch publication {
       case .isExecuting(let value): publishedIsExecuting.value = value
       case .isEnabled(let value): publishedIsEnabled.value = value
       }
+      next = lock.withLock { machine.nextPublication() }
     }
   }
 }
