@@ -452,16 +452,26 @@ struct ActionApplyLatestTests {
     let action = Action<Int, Int, Never> { input in
       let subject = PassthroughSubject<Int, Never>()
       runs.withLock { $0.append((input, subject)) }
+      // A run is live from its subscription to its end, counted once: a completion racing
+      // the cancel of the same run may run both handlers, as in Combine (`handleEvents` calls
+      // `receiveCompletion` before its subscription records the end), and a cancel that comes
+      // before the subscription runs `receiveCancel` for a run that never started.
+      let phase = LockedBox(RunPhase.waiting)
       return AnyDeferredPublisher {
         subject.handleEvents(
           receiveSubscription: { _ in
+            guard phase.withLock({ $0.start() }) else { return }
             live.withLock {
               $0.current += 1
               $0.maximum = max($0.maximum, $0.current)
             }
           },
-          receiveCompletion: { _ in live.withLock { $0.current -= 1 } },
-          receiveCancel: { live.withLock { $0.current -= 1 } })
+          receiveCompletion: { _ in
+            if phase.withLock({ $0.end() }) { live.withLock { $0.current -= 1 } }
+          },
+          receiveCancel: {
+            if phase.withLock({ $0.end() }) { live.withLock { $0.current -= 1 } }
+          })
       }
     }
     let values = action.values.record()
@@ -534,5 +544,26 @@ struct ActionApplyLatestTests {
       #expect(weakAction == nil, "round \(round)")
       source.send(0)
     }
+  }
+}
+
+/// Where a run of the stress test above is: ``start()`` and ``end()`` say whether the live
+/// count moves.
+private enum RunPhase {
+  case waiting
+  case live
+  case ended
+
+  /// Marks the run started; `false` if it already ended (cancelled before its subscription).
+  mutating func start() -> Bool {
+    guard self == .waiting else { return false }
+    self = .live
+    return true
+  }
+
+  /// Marks the run ended; `true` only the first time, and only if it had started.
+  mutating func end() -> Bool {
+    defer { self = .ended }
+    return self == .live
   }
 }
