@@ -7,55 +7,39 @@ import Testing
 /// kept and never crash.
 @Suite("Property compositions: what a freed composition releases")
 struct PropertyRelayLifetimeTests {
-  /// A mapped value that counts the instances alive in `live`.
-  final class Counted: Sendable {
-    let live: LockedBox<Int>
-    let value: Int
-
-    init(_ value: Int, live: LockedBox<Int>) {
-      self.value = value
-      self.live = live
-      live.withLock { $0 += 1 }
-    }
-
-    deinit {
-      live.withLock { $0 -= 1 }
-    }
-  }
-
   @Test("a freed composition releases its value at once, though its source lives on")
   func freedCompositionReleasesItsValue() {
-    let live = LockedBox(0)
+    let live = InstanceCounter()
     let source = MutableProperty(1)
-    var mapped: Property<Counted>? = source.map { Counted($0, live: live) }
+    var mapped: Property<Counted>? = source.map { live.make($0) }
     #expect(mapped?.value.value == 1)
     source.value = 2
     #expect(mapped?.value.value == 2)
-    #expect(live.withLock { $0 } == 1)
+    #expect(live.alive == 1)
     mapped = nil
-    #expect(live.withLock { $0 } == 0)
+    #expect(live.alive == 0)
     source.value = 3  // the cancelled relay makes nothing
-    #expect(live.withLock { $0 } == 0)
+    #expect(live.alive == 0)
   }
 
   @Test("a composition's last subscriber, cancelled, releases the value of a freed composition")
   func lastSubscriberReleasesValue() {
-    let live = LockedBox(0)
+    let live = InstanceCounter()
     let source = MutableProperty(1)
-    var mapped: Property<Counted>? = source.map { Counted($0, live: live) }
+    var mapped: Property<Counted>? = source.map { live.make($0) }
     let received = LockedBox<[Int]>([])
     let cancellable = mapped!.sink { counted in received.withLock { $0.append(counted.value) } }
     mapped = nil
     source.value = 2
     #expect(received.withLock { $0 } == [1, 2])
-    #expect(live.withLock { $0 } == 1)
+    #expect(live.alive == 1)
     cancellable.cancel()
-    #expect(live.withLock { $0 } == 0)
+    #expect(live.alive == 0)
   }
 
   @Test("stress: compositions freed while other threads set the source release everything")
   func stressFreedWhileSourceSets() async {
-    let live = LockedBox(0)
+    let live = InstanceCounter()
     let source = MutableProperty(0)
     let delivered = LockedBox(0)
     await concurrentPerform(8) { thread in
@@ -63,7 +47,7 @@ struct PropertyRelayLifetimeTests {
         for index in 1...500 { source.value = thread * 10_000 + index }
       } else {
         for round in 1...200 {
-          let mapped = source.map { Counted($0, live: live) }
+          let mapped = source.map { live.make($0) }
           if round.isMultiple(of: 2) {
             let cancellable = mapped.sink { _ in delivered.withLock { $0 += 1 } }
             _ = mapped.value
@@ -74,6 +58,6 @@ struct PropertyRelayLifetimeTests {
       }
     }
     #expect(delivered.withLock { $0 } >= 100)
-    #expect(live.withLock { $0 } == 0)
+    #expect(live.alive == 0)
   }
 }

@@ -7,27 +7,11 @@ import Testing
 /// they end (a cancel, from outside or from inside a delivery, or the completion).
 @Suite("Property: what a freed property's subscribers keep alive")
 struct PropertySubscriberLifetimeTests {
-  /// A mapped value that counts the instances alive in `live`.
-  final class Counted: Sendable {
-    let live: LockedBox<Int>
-    let value: Int
-
-    init(_ value: Int, live: LockedBox<Int>) {
-      self.value = value
-      self.live = live
-      live.withLock { $0 += 1 }
-    }
-
-    deinit {
-      live.withLock { $0 -= 1 }
-    }
-  }
-
   @Test("a freed map lives while any of its subscribers does, and goes with the last one")
   func freedMapLivesWhileAnySubscriberDoes() {
-    let live = LockedBox(0)
+    let live = InstanceCounter()
     let source = MutableProperty(1)
-    var mapped: Property<Counted>? = source.map { Counted($0, live: live) }
+    var mapped: Property<Counted>? = source.map { live.make($0) }
     let first = LockedBox<[Int]>([])
     let second = LockedBox<[Int]>([])
     let firstCancellable = mapped!.sink { counted in first.withLock { $0.append(counted.value) } }
@@ -40,18 +24,18 @@ struct PropertySubscriberLifetimeTests {
     source.value = 3
     #expect(first.withLock { $0 } == [1, 2])
     #expect(second.withLock { $0 } == [1, 2, 3])
-    #expect(live.withLock { $0 } == 1)
+    #expect(live.alive == 1)
     secondCancellable.cancel()
-    #expect(live.withLock { $0 } == 0)
+    #expect(live.alive == 0)
     source.value = 4  // the cancelled subscription to the source makes nothing
-    #expect(live.withLock { $0 } == 0)
+    #expect(live.alive == 0)
   }
 
   @Test("a freed map whose last subscriber cancels inside its delivery is released after it")
   func lastSubscriberCancellingInsideDelivery() {
-    let live = LockedBox(0)
+    let live = InstanceCounter()
     let source = MutableProperty(1)
-    var mapped: Property<Counted>? = source.map { Counted($0, live: live) }
+    var mapped: Property<Counted>? = source.map { live.make($0) }
     let received = LockedBox<[Int]>([])
     let cancellable = LockedBox<AnyCancellable?>(nil)
     cancellable.withLock { slot in
@@ -64,16 +48,16 @@ struct PropertySubscriberLifetimeTests {
     source.value = 2
     source.value = 3
     #expect(received.withLock { $0 } == [1, 2])
-    #expect(live.withLock { $0 } == 0)
+    #expect(live.alive == 0)
     cancellable.withLock { $0 = nil }
   }
 
   @Test("a freed property's subscribers release it when the publisher it follows finishes")
   func releasedWhenFollowedPublisherFinishes() {
-    let live = LockedBox(0)
+    let live = InstanceCounter()
     let values = PassthroughSubject<Counted, Never>()
     weak var weakProperty: Property<Counted>?
-    var property: Property<Counted>? = Property(initial: Counted(0, live: live), then: values)
+    var property: Property<Counted>? = Property(initial: live.make(0), then: values)
     weakProperty = property
     let received = LockedBox<[Int]>([])
     let finished = LockedBox(false)
@@ -82,20 +66,20 @@ struct PropertySubscriberLifetimeTests {
       receiveValue: { counted in received.withLock { $0.append(counted.value) } })
     property = nil
     #expect(weakProperty == nil)
-    values.send(Counted(1, live: live))
-    #expect(live.withLock { $0 } == 1)
+    values.send(live.make(1))
+    #expect(live.alive == 1)
     values.send(completion: .finished)
     #expect(received.withLock { $0 } == [0, 1])
     #expect(finished.withLock { $0 })
-    #expect(live.withLock { $0 } == 0)
+    #expect(live.alive == 0)
     _ = cancellable
   }
 
   @Test("a subscriber of a freed map with limited demand keeps it alive and catches up")
   func limitedDemandSubscriberKeepsItAlive() {
-    let live = LockedBox(0)
+    let live = InstanceCounter()
     let source = MutableProperty(1)
-    var mapped: Property<Counted>? = source.map { Counted($0, live: live) }
+    var mapped: Property<Counted>? = source.map { live.make($0) }
     let subscriber = DemandingSubscriber()
     mapped!.subscribe(subscriber)
     mapped = nil
@@ -105,7 +89,7 @@ struct PropertySubscriberLifetimeTests {
     subscriber.request(1)
     #expect(subscriber.received.withLock { $0 } == [1, 3])
     subscriber.cancel()
-    #expect(live.withLock { $0 } == 0)
+    #expect(live.alive == 0)
   }
 
   /// A subscriber that asks for one value at first, then for what the test requests.

@@ -67,7 +67,7 @@ package struct ResultSlot: ~Copyable {
       boxed = BoxedResult(result)
       return
     }
-    Self.initialize(&words, to: result)
+    InPlaceWords.initialize(&words, to: result)
     // Decided by the type: specialized, a trivial result stores no destroyer.
     if !_isPOD(Result<Output, Failure>.self) {
       destroyer = ResultDestroyer {
@@ -89,7 +89,7 @@ package struct ResultSlot: ~Copyable {
     _: Result<Output, Failure>.Type
   ) -> Result<Output, Failure> {
     if let boxed { return boxed.value as! Result<Output, Failure> }
-    return Self.copy(from: &words, as: Result<Output, Failure>.self)
+    return InPlaceWords.copy(from: &words, as: Result<Output, Failure>.self)
   }
 
   /// Moves the result out, leaving the slot empty; it must be there and be a
@@ -104,7 +104,7 @@ package struct ResultSlot: ~Copyable {
       return boxed.value as! Result<Output, Failure>
     }
     destroyer = nil
-    return Self.move(from: &words, as: Result<Output, Failure>.self)
+    return InPlaceWords.move(from: &words, as: Result<Output, Failure>.self)
   }
 
   /// Destroys the result, if any, leaving the slot empty. It may run user code (a deinit):
@@ -120,27 +120,7 @@ package struct ResultSlot: ~Copyable {
     }
   }
 
-  // The in-place accessors take `words`' address as an argument (`&words`), not through
-  // `withUnsafeMutableBytes(of:)`: its closure, in the generic code that runs unspecialized
-  // (CombineEx's `FutureWork`), was a partial application per access.
-
-  /// Initializes the in-place storage at `words` to `value`.
-  @inlinable
-  static func initialize<Value>(_ words: UnsafeMutableRawPointer, to value: Value) {
-    words.initializeMemory(as: Value.self, to: value)
-  }
-
-  /// A copy of the value stored in place at `words`.
-  @inlinable
-  static func copy<Value>(from words: UnsafeMutableRawPointer, as _: Value.Type) -> Value {
-    words.assumingMemoryBound(to: Value.self).pointee
-  }
-
-  /// Moves the value stored in place at `words` out, leaving the storage uninitialized.
-  @inlinable
-  static func move<Value>(from words: UnsafeMutableRawPointer, as _: Value.Type) -> Value {
-    words.assumingMemoryBound(to: Value.self).move()
-  }
+  // The in-place accessors are `InPlaceWords`', shared with the other slot.
 }
 
 /// Destroys a result stored in place in a ``ResultSlot``, whose type it knows. A closure made

@@ -46,7 +46,7 @@ struct TypedSlot: ~Copyable {
       boxed = TypedSlotBox(value)
       return
     }
-    Self.initialize(&words, to: value)
+    InPlaceWords.initialize(&words, to: value)
     // Decided by the type: specialized, a trivial value records nothing.
     if !_isPOD(Value.self) { destroyedType = Value.self }
   }
@@ -57,7 +57,7 @@ struct TypedSlot: ~Copyable {
     guard Self.storesInPlace(Value.self) else {
       return unsafeDowncast(boxed.unsafelyUnwrapped, to: TypedSlotBox<Value>.self).value
     }
-    return Self.copy(from: &words, as: Value.self)
+    return InPlaceWords.copy(from: &words, as: Value.self)
   }
 
   /// Moves the value out, leaving the slot empty; it must be there and be a `Value`.
@@ -69,7 +69,7 @@ struct TypedSlot: ~Copyable {
       return box.value
     }
     destroyedType = nil
-    return Self.move(from: &words, as: Value.self)
+    return InPlaceWords.move(from: &words, as: Value.self)
   }
 
   /// Destroys the value, if any, leaving the slot empty. It may run user code (a deinit):
@@ -83,26 +83,7 @@ struct TypedSlot: ~Copyable {
     }
   }
 
-  // The in-place accessors take `words`' address as an argument (`&words`), as `ResultSlot`'s
-  // do (see there).
-
-  /// Initializes the in-place storage at `words` to `value`.
-  @inlinable
-  static func initialize<Value>(_ words: UnsafeMutableRawPointer, to value: Value) {
-    words.initializeMemory(as: Value.self, to: value)
-  }
-
-  /// A copy of the value stored in place at `words`.
-  @inlinable
-  static func copy<Value>(from words: UnsafeMutableRawPointer, as _: Value.Type) -> Value {
-    words.assumingMemoryBound(to: Value.self).pointee
-  }
-
-  /// Moves the value stored in place at `words` out, leaving the storage uninitialized.
-  @inlinable
-  static func move<Value>(from words: UnsafeMutableRawPointer, as _: Value.Type) -> Value {
-    words.assumingMemoryBound(to: Value.self).move()
-  }
+  // The in-place accessors are `InPlaceWords`', shared with the other slot.
 
   /// Destroys the value of type `type` stored in place at `words` (the type opened from its
   /// metadata: this runs its value witness, unspecialized).
