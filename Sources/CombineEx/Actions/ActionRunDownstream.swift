@@ -1,3 +1,5 @@
+import CombineExCore
+
 /// The applying subscriber of an ``ActionRun``, kept without `Optional<Downstream>`.
 ///
 /// A run's code is never specialized (the subscriber's type is known only behind
@@ -32,7 +34,7 @@ struct ActionRunDownstream: ~Copyable {
       boxed = Box(downstream)
       return
     }
-    Self.initialize(&words, to: downstream)
+    InPlaceWords.initialize(&words, to: downstream)
   }
 
   /// Whether a `Downstream` is stored in place. (Read from its value witnesses: no lookup.)
@@ -52,7 +54,7 @@ struct ActionRunDownstream: ~Copyable {
     if let boxed {
       copy.boxed = boxed
     } else {
-      Self.initialize(&copy.words, toCopyOf: &words, as: Downstream.self)
+      InPlaceWords.initialize(&copy.words, toCopyOf: &words, as: Downstream.self)
     }
     return copy
   }
@@ -72,7 +74,7 @@ struct ActionRunDownstream: ~Copyable {
   consuming func consume<Downstream>(as _: Downstream.Type) -> Downstream {
     assert(isHeld, "no downstream to consume")
     if let boxed { return unsafeDowncast(boxed, to: Box<Downstream>.self).downstream }
-    return Self.move(from: &words, as: Downstream.self)
+    return InPlaceWords.move(from: &words, as: Downstream.self)
   }
 
   /// Destroys the downstream, if the slot holds one, leaving it empty. It may run user code (a
@@ -83,34 +85,11 @@ struct ActionRunDownstream: ~Copyable {
     if boxed != nil {
       boxed = nil
     } else {
-      Self.destroy(&words, as: Downstream.self)
+      InPlaceWords.destroy(&words, as: Downstream.self)
     }
   }
 
-  // The accessors take `words`' address as an argument (`&words`), as `ResultSlot`'s do.
-
-  @inline(__always)
-  private static func initialize<Value>(_ words: UnsafeMutableRawPointer, to value: Value) {
-    words.initializeMemory(as: Value.self, to: value)
-  }
-
-  @inline(__always)
-  private static func initialize<Value>(
-    _ words: UnsafeMutableRawPointer, toCopyOf source: UnsafeMutableRawPointer,
-    as _: Value.Type
-  ) {
-    words.initializeMemory(as: Value.self, to: source.assumingMemoryBound(to: Value.self).pointee)
-  }
-
-  @inline(__always)
-  private static func move<Value>(from words: UnsafeMutableRawPointer, as _: Value.Type) -> Value {
-    words.assumingMemoryBound(to: Value.self).move()
-  }
-
-  @inline(__always)
-  private static func destroy<Value>(_ words: UnsafeMutableRawPointer, as _: Value.Type) {
-    words.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
-  }
+  // The in-place accessors are the core's `InPlaceWords`, shared with its slots.
 
   /// A downstream that is not kept in place.
   private final class Box<Downstream> {
