@@ -38,6 +38,44 @@ final class PropertyCell<Output> {
   @usableFromInline
   let isObserved = Atomic<Bool>(false)
 
+  /// For a value held in one word (``holdsValueInWord``), `currentValue`'s bits: stored, with
+  /// releasing order, after each write of `currentValue` (all under `core.lock`), so that
+  /// ``value`` reads it with one atomic load instead of a lock round trip (two atomic
+  /// read-modify-writes per read; Benchmarks' j5). Unused (zero) for other values.
+  @usableFromInline
+  let valueWord = Atomic<UInt>(0)
+
+  /// Whether the value is a trivial type (no references, no deinit) that fits one word, such as
+  /// `Int`, `Double` or `Bool`: it is then mirrored in ``valueWord``, whose load is the whole
+  /// value. (A larger value would need several loads, torn by a concurrent write; one with
+  /// references could be released by a write while a reader copies it: those stay under the
+  /// lock.) A constant in specialized code.
+  @inlinable
+  static var holdsValueInWord: Bool {
+    _isPOD(Output.self) && MemoryLayout<Output>.size <= MemoryLayout<UInt>.size
+  }
+
+  /// The value as of the last committed set, from any thread.
+  @inlinable
+  var value: Output {
+    if Self.holdsValueInWord {
+      let bits = valueWord.load(ordering: .acquiring)
+      return withUnsafeBytes(of: bits) { $0.load(as: Output.self) }
+    }
+    return core.lock.withLock { currentValue }
+  }
+
+  /// Mirrors `value`, just written to `currentValue` (under `core.lock`), in ``valueWord``.
+  @inlinable
+  func mirror(_ value: Output) {
+    guard Self.holdsValueInWord else { return }
+    var bits: UInt = 0
+    withUnsafeMutableBytes(of: &bits) {
+      _ = $0.baseAddress.unsafelyUnwrapped.initializeMemory(as: Output.self, to: value)
+    }
+    valueWord.store(bits, ordering: .releasing)
+  }
+
   @inlinable
   init(_ initialValue: Output) {
     currentValue = initialValue
@@ -45,6 +83,7 @@ final class PropertyCell<Output> {
     // Nothing to replay until the first attach (``markObserved()``): the values stored until
     // then bypass the core, which would otherwise keep the first one alive.
     core.replayValue = nil
+    mirror(initialValue)
   }
 
   /// Stores `value` and publishes it (ignored once finished).
@@ -56,7 +95,10 @@ final class PropertyCell<Output> {
       // meanwhile (checked again under the lock, where the attach sets it).
       let stored = core.lock.withLock { () -> Bool in
         guard !isObserved.load(ordering: .relaxed) else { return false }
-        if !isFinished { swap(&currentValue, &replaced) }
+        if !isFinished {
+          swap(&currentValue, &replaced)
+          mirror(currentValue)
+        }
         return true
       }
       if stored { return }
@@ -64,6 +106,7 @@ final class PropertyCell<Output> {
     core.perform(.value(value)) { _ in
       guard !isFinished else { return false }
       swap(&currentValue, &replaced)
+      mirror(currentValue)
       return true
     }
   }
@@ -78,18 +121,27 @@ final class PropertyCell<Output> {
     isObserved.store(true, ordering: .releasing)
   }
 
-  /// Finishes every subscriber; the value stays.
+  /// Finishes every subscriber; the value stays (in the cell, for reads and for the subscribers
+  /// that come later, which receive it from a `Just`).
+  ///
+  /// The core forgets the value it would replay: nothing attaches to it once the cell is
+  /// finished, and a `sink`'s `AnyCancellable` holds the core's subscription (and so the core)
+  /// after the completion, which would keep the last value alive after the property and its
+  /// storage are gone. (Written with the token held, or taken by this event, as the core asks.
+  /// A completion queued behind values that a re-entrant call committed before it is handled
+  /// after them, and they store their value again: then the core keeps the last one.)
   @inlinable
   func finish() {
     core.perform(.completion(.finished)) { _ in
       guard !isFinished else { return false }
       isFinished = true
+      core.replayValue = nil
       return true
     }
   }
 }
 
 extension PropertyCell: @unchecked Sendable where Output: Sendable {
-  // @unchecked Sendable: `currentValue` and `isFinished` are guarded by `core.lock`, and
-  // delivery is serialized by `core`'s token.
+  // @unchecked Sendable: `currentValue` and `isFinished` are guarded by `core.lock` (and
+  // `valueWord`, written under it, is atomic), and delivery is serialized by `core`'s token.
 }
