@@ -29,7 +29,11 @@ extension PropertyProtocol {
     // Fused with its source when it can be: the map's subscribers then attach to the source's
     // core, and each change reaches them in the source's delivery (PropertySourceAttachment).
     if let attachment = PropertySourceAttachment<T>(fusing: self) {
-      property.storage.unsafelyUnwrapped.sourceAttachment = attachment
+      let storage = property.storage.unsafelyUnwrapped
+      storage.sourceAttachment = attachment
+      // Its relay writes only in the source's deliveries, where its own core's subscribers
+      // attach (PropertyCell.writesAreSerializedWithAttaches).
+      storage.cell.serializeWritesWithAttaches()
     }
     return property
   }

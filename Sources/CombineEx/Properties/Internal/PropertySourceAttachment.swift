@@ -24,6 +24,10 @@ struct PropertySourceAttachment<Output> {
   @usableFromInline
   let attachRetaining: (MappedDownstream<Output>) -> Void
 
+  /// Attaches a `sink` of the map (``MappedSink``), which holds the map's storage.
+  @usableFromInline
+  let attachSink: (SubjectSink<Output, Never>, PropertyStorage<Output>) -> Void
+
   /// Whether the calling thread is delivering a value of the core the subscribers attach to. A
   /// subscriber that arrives then (from inside a subscriber of the source) attaches to the map's
   /// own core instead: attached to the source's core during its delivery, it would replay the
@@ -48,6 +52,9 @@ struct PropertySourceAttachment<Output> {
           core.attachEvent(
             for: MappedSubscriber<Input, Output, RetainingDownstream>(downstream: downstream)))
       }
+      attachSink = { sink, storage in
+        core.perform(core.attachEvent(for: MappedSink<Input, Output>(sink, storage: storage)))
+      }
     } else if let property = source as? Property<Input>, let sourceStorage = property.storage {
       // The core a subscriber attached through `sourceStorage` ends up in: its source's, if it
       // is fused itself, otherwise its own.
@@ -62,6 +69,9 @@ struct PropertySourceAttachment<Output> {
       attachRetaining = { downstream in
         sourceStorage.receive(
           subscriber: MappedSubscriber<Input, Output, RetainingDownstream>(downstream: downstream))
+      }
+      attachSink = { sink, storage in
+        sourceStorage.receive(subscriber: MappedSink<Input, Output>(sink, storage: storage))
       }
     } else {
       return nil

@@ -64,8 +64,7 @@ final class PropertyStorage<Output>: Publisher {
   /// module, specialized.)
   @inlinable
   var value: Output {
-    let cell = cell
-    return cell.core.lock.withLock { cell.currentValue }
+    cell.value
   }
 
   /// Subscribes to `values` once, for as long as the storage lives: each value is stored and
@@ -133,6 +132,12 @@ extension PropertyStorage {
     let finishedValue = cell.core.lock.withLock { cell.isFinished ? cell.currentValue : nil }
     if let finishedValue {
       return Just(finishedValue).receive(subscriber: subscriber)
+    }
+    if let sink = subscriber as? SubjectSink<Output, Never> {
+      // A `sink` (``Property/sink(receiveCompletion:receiveValue:)``): attached without the
+      // erased downstream (``MappedSink``). The cast is resolved at compile time where this is
+      // specialized.
+      return sourceAttachment.attachSink(sink, self)
     }
     let downstream = MappedDownstreamTo(subscriber, storage: self)
     if S.self is any SubscriptionReleasing.Type {

@@ -8,8 +8,11 @@
 /// demand, the subject's terminated flag stops deliveries at once on cancel, and the closures
 /// (with the `map`'s) are released once the subject has forgotten the subscriber, after a
 /// cancel or the completion, when no delivery is running.
+///
+/// (`package`: CombineEx's fused property `map` attaches one to its source's subject wrapped with
+/// the mapped value, `MappedSink`.)
 @usableFromInline
-struct SubjectSink<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+package struct SubjectSink<Input, Failure: Error>: Subscriber, CustomStringConvertible {
   @usableFromInline
   let receiveValue: (Input) -> Void
 
@@ -24,7 +27,7 @@ struct SubjectSink<Input, Failure: Error>: Subscriber, CustomStringConvertible {
   let subscriptionSlot: UnsafeMutablePointer<(any AnyObject & Subscription)?>
 
   @inlinable
-  init(
+  package init(
     receiveValue: @escaping (Input) -> Void,
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     subscriptionSlot: UnsafeMutablePointer<(any AnyObject & Subscription)?>
@@ -37,25 +40,25 @@ struct SubjectSink<Input, Failure: Error>: Subscriber, CustomStringConvertible {
   /// A new identifier: nothing reads the identity of this subscriber, which never leaves the
   /// subject's subscription (storing one would cost a heap block size class per subscription).
   @usableFromInline
-  var combineIdentifier: CombineIdentifier { CombineIdentifier() }
+  package var combineIdentifier: CombineIdentifier { CombineIdentifier() }
 
   @usableFromInline
-  var description: String { "Sink" }
+  package var description: String { "Sink" }
 
   @inlinable
-  func receive(subscription: any Subscription) {
+  package func receive(subscription: any Subscription) {
     subscriptionSlot.pointee = classBound(subscription)
     subscription.request(.unlimited)
   }
 
   @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
+  package func receive(_ input: Input) -> Subscribers.Demand {
     receiveValue(input)
     return .none
   }
 
   @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
+  package func receive(completion: Subscribers.Completion<Failure>) {
     receiveCompletion(completion)
   }
 }
@@ -109,8 +112,11 @@ extension Publishers.CompactMap {
 extension Publisher {
   /// `sink` on a publisher that attaches its subscribers to a subject: attaches a ``SubjectSink`` and returns an
   /// `AnyCancellable` that holds the subject's subscription.
+  ///
+  /// (`package`: CombineEx's `Property` calls it for a property whose subscribers attach to a
+  /// subject core, which only its instances with a storage know.)
   @inlinable
-  func attachSubjectSink(
+  package func attachSubjectSink(
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
   ) -> AnyCancellable {

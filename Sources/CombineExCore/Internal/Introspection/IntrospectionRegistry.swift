@@ -4,9 +4,9 @@ import Synchronization
 ///
 /// `subscribe(_:)` runs on every pipeline's path; while nothing is enabled this one relaxed
 /// load is all the hooks cost it. Written only under the registry's lock, together with the
-/// list it summarizes.
+/// list it summarizes. (`package`: CombineEx's `Property.sink` tests it as `sink` does.)
 @usableFromInline
-let introspectionIsActive = Atomic<Bool>(false)
+package let introspectionIsActive = Atomic<Bool>(false)
 
 /// The enabled `_Introspection` objects, in the order they were enabled.
 final class IntrospectionRegistry: @unchecked Sendable {
