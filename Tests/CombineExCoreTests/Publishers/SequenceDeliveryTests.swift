@@ -8,6 +8,7 @@ struct SequenceDeliveryTests {
   @Test("a cancel from inside a Sink's receiveValue stops the unlimited delivery at once")
   func cancelInsideSinkStopsAtOnce() {
     let holder = SinkHolder()
+    var pulled: [Int] = []
     var values: [Int] = []
     var completions = 0
     let sink = Subscribers.Sink<Int, Never>(
@@ -17,9 +18,33 @@ struct SequenceDeliveryTests {
         if value == 3 { holder.sink?.cancel() }
       })
     holder.sink = sink
-    (0..<10).publisher.subscribe(sink)
+    (0..<10).lazy.map { index in
+      pulled.append(index)
+      return index
+    }.publisher.subscribe(sink)
     #expect(values == [0, 1, 2, 3])
+    // The element after the one being delivered is read ahead; no other.
+    #expect(pulled == [0, 1, 2, 3, 4])
     #expect(completions == 0)
+  }
+
+  @Test("a cancel from inside receive(_:) under unlimited demand delivers nothing more")
+  func cancelInsideReceiveUnderUnlimitedDemand() {
+    var subscription: (any Subscription)?
+    var events: [String] = []
+    (0..<10).publisher.subscribe(
+      AnySubscriber<Int, Never>(
+        receiveSubscription: {
+          subscription = $0
+          $0.request(.unlimited)
+        },
+        receiveValue: { value in
+          events.append("\(value)")
+          if value == 3 { subscription?.cancel() }
+          return .none
+        },
+        receiveCompletion: { _ in events.append("finished") }))
+    #expect(events == ["0", "1", "2", "3"])
   }
 
   @Test("a cancel from inside receive(_:) of the last element leaves out the completion")
