@@ -26,6 +26,12 @@ final class KeepingSubscriber<Input: CustomStringConvertible>: Subscriber, @unch
     subscription?.request(demand)
   }
 
+  /// Cancels its subscription (which it keeps: a test can check what the subscription
+  /// releases while still referenced).
+  func cancel() {
+    subscription?.cancel()
+  }
+
   func receive(subscription: any Subscription) {
     self.subscription = subscription
     if initialDemand > .none { subscription.request(initialDemand) }

@@ -352,27 +352,60 @@ extension Publishers.Sequence {
   // The eager fusions loop explicitly instead of calling `Sequence.map`/`filter`/`compactMap`:
   // the standard library's typed-throws versions are not specialized when inlined here, and
   // their generic code costs a runtime metadata lookup and an allocation per element.
+  //
+  // They write straight into the new array's storage, sized once from the sequence's
+  // `underestimatedCount` (its exact count for a collection): no regrowth, no capacity check
+  // per element. Elements beyond that count, if the sequence has more, are appended.
 
   @inlinable
   func eagerlyMapped<T>(_ transform: (Elements.Element) -> T) -> [T] {
-    var result: [T] = []
-    result.reserveCapacity(sequence.underestimatedCount)
-    for element in sequence { result.append(transform(element)) }
+    let expected = sequence.underestimatedCount
+    var iterator = sequence.makeIterator()
+    var result = [T](unsafeUninitializedCapacity: expected) { storage, initialized in
+      while initialized < expected, let element = iterator.next() {
+        storage.initializeElement(at: initialized, to: transform(element))
+        initialized += 1
+      }
+    }
+    while let element = iterator.next() { result.append(transform(element)) }
     return result
   }
 
   @inlinable
   func eagerlyFiltered(_ isIncluded: (Elements.Element) -> Bool) -> [Elements.Element] {
-    var result: [Elements.Element] = []
-    for element in sequence where isIncluded(element) { result.append(element) }
-    return result
+    eagerlyCollected { isIncluded($0) ? $0 : nil }
   }
 
   @inlinable
   func eagerlyCompactMapped<T>(_ transform: (Elements.Element) -> T?) -> [T] {
-    var result: [T] = []
-    for element in sequence {
-      if let transformed = transform(element) { result.append(transformed) }
+    eagerlyCollected(transform)
+  }
+
+  /// The non-`nil` results of `keep`, in an array reserved for every element (the most there
+  /// can be), then shrunk to fit if fewer than half were kept: at most the memory and the
+  /// copies of an array grown by doubling, without its regrowth when most are kept.
+  @inlinable
+  func eagerlyCollected<T>(_ keep: (Elements.Element) -> T?) -> [T] {
+    let expected = sequence.underestimatedCount
+    var iterator = sequence.makeIterator()
+    var result = [T](unsafeUninitializedCapacity: expected) { storage, initialized in
+      var scanned = 0
+      while scanned < expected, let element = iterator.next() {
+        scanned += 1
+        if let kept = keep(element) {
+          storage.initializeElement(at: initialized, to: kept)
+          initialized += 1
+        }
+      }
+    }
+    while let element = iterator.next() {
+      if let kept = keep(element) { result.append(kept) }
+    }
+    if result.count < expected / 2 {
+      var fitted: [T] = []
+      fitted.reserveCapacity(result.count)
+      fitted.append(contentsOf: result)
+      return fitted
     }
     return result
   }

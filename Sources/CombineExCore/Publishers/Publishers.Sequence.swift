@@ -72,9 +72,8 @@ final class SequenceSubscription<
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Input == Iterator.Element, Elements.Element == Iterator.Element {
-  // @unchecked Sendable: `drain` is atomic; `iterator`, `upcoming`, `downstream` and `sequence`
-  // are touched only by the thread that owns the drainer role (or, after cancel, the one that
-  // cleans up).
+  // @unchecked Sendable: `drain` is atomic; `live` is touched only by the thread that owns the
+  // drainer role (or, after cancel, the one that cleans up).
   @usableFromInline
   let drain = DrainState()
 
@@ -84,26 +83,46 @@ where Downstream.Input == Iterator.Element, Elements.Element == Iterator.Element
   @usableFromInline
   let producer: (SequenceSubscription) -> Void
 
+  /// What the subscription holds until it ends (then `nil`: the subscriber and every element
+  /// are released, even while the subscription itself is still referenced).
+  ///
+  /// One optional of one struct, rather than an optional per field: the unspecialized
+  /// deinitializer looks up each generic field's type in the runtime's metadata cache, and
+  /// this is two look-ups instead of three (`s.Sequence`, Docs/Performance.md).
   @usableFromInline
-  var iterator: Iterator
+  var live: Live?
 
-  /// The next element, read one ahead so that `.finished` follows the last element at once.
+  /// The subscription's state while it lives.
   @usableFromInline
-  var upcoming: Iterator.Element?
+  struct Live {
+    @usableFromInline
+    var downstream: Downstream
 
-  @usableFromInline
-  var downstream: Downstream?
+    /// The next element, read one ahead so that `.finished` follows the last element at once.
+    @usableFromInline
+    var upcoming: Iterator.Element
 
-  /// The publisher's sequence, for the description and the mirror; released at the end.
-  @usableFromInline
-  var sequence: Elements?
+    /// The rest of the sequence.
+    @usableFromInline
+    var iterator: Iterator
+
+    /// The publisher's sequence, for the description and the mirror.
+    @usableFromInline
+    let sequence: Elements
+
+    @inlinable
+    init(downstream: Downstream, upcoming: Iterator.Element, iterator: Iterator, sequence: Elements)
+    {
+      self.downstream = downstream
+      self.upcoming = upcoming
+      self.iterator = iterator
+      self.sequence = sequence
+    }
+  }
 
   @inlinable
   init(downstream: Downstream, sequence: Elements, first: Iterator.Element, rest: Iterator) {
-    self.downstream = downstream
-    self.sequence = sequence
-    upcoming = first
-    iterator = rest
+    live = Live(downstream: downstream, upcoming: first, iterator: rest, sequence: sequence)
     producer = { $0.produce() }
   }
 
@@ -127,7 +146,7 @@ where Downstream.Input == Iterator.Element, Elements.Element == Iterator.Element
   @usableFromInline
   func reading<T>(_ read: (Elements?) -> T?) -> T? {
     guard drain.borrow() else { return nil }
-    let result = read(sequence)
+    let result = read(live?.sequence)
     if !drain.stopDraining() { producer(self) }
     return result
   }
@@ -149,34 +168,57 @@ where Downstream.Input == Iterator.Element, Elements.Element == Iterator.Element
   /// runs (only the drainer may touch them), and are written back when it pauses for demand.
   @inlinable
   func produce() {
-    guard let downstream, var element = upcoming else { return finishDraining() }
-    var iterator = self.iterator
+    guard let downstream = live?.downstream, var element = live?.upcoming,
+      var iterator = live?.iterator
+    else { return finishDraining() }
     while true {
       guard let demand = drain.demandIfLive() else {
         cleanUp()
         return
       }
+      if demand == DrainState.demandMask {
+        // Unlimited demand stays unlimited: deliver the rest checking only for a cancel.
+        return produceUnlimited(to: downstream, from: element, then: &iterator)
+      }
       if demand == 0 {
-        self.iterator = iterator
-        upcoming = element
+        live?.iterator = iterator
+        live?.upcoming = element
         if drain.stopDraining() { return }
         continue
       }
       drain.consumeOne(of: demand)
       let next = iterator.next()
       let more = downstream.receive(element)
-      guard let next else {
-        // Unless the subscriber cancelled from inside `receive`, the last element is followed
-        // by the completion at once, without waiting for more demand.
-        let wasLive = drain.demandIfLive() != nil
-        drain.finish()
-        cleanUp()
-        if wasLive { downstream.receive(completion: .finished) }
-        return
-      }
+      guard let next else { return finishAfterLast(to: downstream) }
       element = next
       if more != .none { _ = drain.add(more) }
     }
+  }
+
+  /// The loop once the demand is unlimited (a `Sink`'s): no demand to count or to add, one
+  /// load per value to see a cancel, made from inside `receive(_:)` or from another thread.
+  @inlinable
+  func produceUnlimited(
+    to downstream: Downstream, from first: Iterator.Element, then iterator: inout Iterator
+  ) {
+    var element = first
+    while let next = iterator.next() {
+      _ = downstream.receive(element)
+      if drain.isEnded { return cleanUp() }
+      element = next
+    }
+    _ = downstream.receive(element)
+    finishAfterLast(to: downstream)
+  }
+
+  /// Ends the loop after the last element: unless the subscriber cancelled from inside
+  /// `receive`, the completion follows at once, without waiting for more demand.
+  @inlinable
+  func finishAfterLast(to downstream: Downstream) {
+    let wasLive = drain.demandIfLive() != nil
+    drain.finish()
+    cleanUp()
+    if wasLive { downstream.receive(completion: .finished) }
   }
 
   /// Leaves the loop when there is no downstream (after a cancel): stop or clean up.
@@ -189,9 +231,7 @@ where Downstream.Input == Iterator.Element, Elements.Element == Iterator.Element
   func cleanUp() {
     // Runs when no delivery does and none will start (or just before the completion): a
     // `Sink` that cancelled can release its closures.
-    if let downstream { reportDetach(to: downstream) }
-    downstream = nil
-    upcoming = nil
-    sequence = nil
+    if let downstream = live?.downstream { reportDetach(to: downstream) }
+    live = nil
   }
 }

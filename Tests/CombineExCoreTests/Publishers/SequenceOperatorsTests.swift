@@ -194,4 +194,40 @@ struct SequenceOperatorsTests {
     _ = mapped.record()
     #expect(calls == 2)
   }
+
+  @Test("map, filter and compactMap take every element of a sequence that underestimates it")
+  func fusionsPastTheUnderestimatedCount() {
+    let sequence = ClaimingSequence(elements: Array(1...6), claimed: 2)
+    #expect(sequence.publisher.map { $0 * 10 }.sequence == [10, 20, 30, 40, 50, 60])
+    #expect(sequence.publisher.filter { $0 != 2 }.sequence == [1, 3, 4, 5, 6])
+    #expect(sequence.publisher.compactMap { $0 == 1 ? nil : $0 }.sequence == [2, 3, 4, 5, 6])
+  }
+
+  @Test("map, filter and compactMap stop at the end of a sequence that claims more than it has")
+  func fusionsOfAnOverclaimingSequence() {
+    let sequence = ClaimingSequence(elements: [1, 2, 3], claimed: 10)
+    #expect(sequence.publisher.map { $0 * 10 }.sequence == [10, 20, 30])
+    #expect(sequence.publisher.filter { $0 != 2 }.sequence == [1, 3])
+    #expect(sequence.publisher.compactMap { $0 == 1 ? nil : $0 }.sequence == [2, 3])
+  }
+
+  @Test("filter and compactMap keeping few elements of many return arrays sized to them")
+  func fewKeptElementsAreNotOverallocated() {
+    let filtered = (0..<100_000).publisher.filter { $0 % 10_000 == 0 }.sequence
+    let compact = (0..<100_000).publisher.compactMap { $0 == 7 ? $0 : nil }.sequence
+    #expect(filtered == Array(stride(from: 0, to: 100_000, by: 10_000)))
+    #expect(compact == [7])
+    #expect(filtered.capacity < 1_000)
+    #expect(compact.capacity < 1_000)
+  }
+}
+
+/// A sequence whose `underestimatedCount` is `claimed`, whatever it holds.
+private struct ClaimingSequence: Sequence {
+  let elements: [Int]
+  let claimed: Int
+
+  var underestimatedCount: Int { claimed }
+
+  func makeIterator() -> IndexingIterator<[Int]> { elements.makeIterator() }
 }
