@@ -45,7 +45,7 @@ struct RetainedPublisherActionReuseTests {
     let keptDispatch = Shared<Dispatch?>(nil)
     let first = PassthroughSubject<Int, Never>()
     let second = PassthroughSubject<Int, Never>()
-    let firstLine: UInt = #line + 1
+    let firstLine: UInt = #line + 2  // the action's line
     store.dispatch(
       RetainedPublisherAction<Log> { dispatch, _, cancellables, cleanup in
         keptCleanup.value = cleanup
@@ -54,7 +54,7 @@ struct RetainedPublisherActionReuseTests {
       })
     first.send(completion: .finished)
     #expect(publishers.retainedDispatchCount == 0)
-    let secondLine: UInt = #line + 1
+    let secondLine: UInt = #line + 2  // the action's line
     store.dispatch(
       RetainedPublisherAction<Log> { dispatch, _, cancellables, cleanup in
         second.handleCleanup(cleanup).sink { dispatch(Add(amount: $0)) }.store(in: &cancellables)
