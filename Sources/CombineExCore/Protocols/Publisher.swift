@@ -86,3 +86,25 @@ extension Publisher {
     }
   }
 }
+
+extension Publisher {
+  /// ``subscribe(_:)``, inlined into the caller: for an operator's `receive(subscriber:)` that
+  /// is the last link before the subscriber (`handleCleanup`). The optimizer specializes a
+  /// generic function called from its own specialization with a growing type only once, so in
+  /// `subject.first().handleCleanup(_:).sink`, the third `subscribe` (the subject's, with
+  /// `first()`'s driver) ran unspecialized, and so did the subject's `receive(subscriber:)`,
+  /// which then allocated two closure contexts and looked up its types in the runtime's
+  /// metadata cache (`j8`: 22,643 to 17,991 instructions per round trip, two allocations
+  /// fewer). Not `subscribe(_:)` itself: inlining it everywhere made `subject.map.sink` 12%
+  /// slower (`e2`).
+  @inlinable
+  @inline(__always)
+  package func subscribeInlined<S: Subscriber>(_ subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
+    if _slowPath(introspectionIsActive.load(ordering: .relaxed)) {
+      subscribeReportingToIntrospection(subscriber)
+    } else {
+      receive(subscriber: subscriber)
+    }
+  }
+}

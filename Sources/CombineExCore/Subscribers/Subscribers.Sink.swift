@@ -71,12 +71,12 @@ extension Subscribers {
     // subscribing), gives the measurements; `Benchmarks/gate.sh` guards them. Its helpers
     // (`SinkHandlers`, `SinkState`, `classBound(_:)`) are in `Subscribers/Internal/`.
 
-    /// The closures, retained once by this reference (manually, so that calling them does not
-    /// retain and release their captures for every value: two atomic operations each time);
-    /// `nil` once released after the completion or a cancel.
+    /// The closures, borrowed in place by deliveries (so that calling them does not retain and
+    /// release their captures for every value: two atomic operations each time); released
+    /// after the completion or a cancel.
     @usableFromInline
     @exclusivity(unchecked)
-    var handlers: Unmanaged<SinkHandlers<Input, Failure>>?
+    var handlers: SinkHandlers<Input, Failure>
 
     /// How many `receiveValue` calls are running, nested (re-entrant sends), with an upstream
     /// that reports detach (which serializes its calls, so a plain counter does).
@@ -106,12 +106,12 @@ extension Subscribers {
 
     /// The closure called with each value (a no-op after completion).
     public var receiveValue: (Input) -> Void {
-      handlers?._withUnsafeGuaranteedRef { $0.receiveValue } ?? { _ in }
+      handlers.receiveValue ?? { _ in }
     }
 
     /// The closure called on completion (a no-op after completion).
     public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-      handlers?._withUnsafeGuaranteedRef { $0.receiveCompletion } ?? { _ in }
+      handlers.receiveCompletion ?? { _ in }
     }
 
     /// A textual representation of the subscriber: `"Sink"`.
@@ -123,12 +123,7 @@ extension Subscribers {
       receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
       receiveValue: @escaping (Input) -> Void
     ) {
-      handlers = Unmanaged.passRetained(
-        SinkHandlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
-    }
-
-    deinit {
-      handlers?.release()
+      handlers = .held(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
     }
 
     /// Stores the subscription and requests unlimited values; cancels any later subscription.
@@ -172,14 +167,14 @@ extension Subscribers {
       // One comparison on the common path: subscribed, live, with an upstream that reports
       // detach (whose calls are serial, so a plain counter tracks nested deliveries).
       guard state.load(ordering: .acquiring) == SinkState.subscribed | SinkState.reportsDetach,
-        let handlers
+        handlers.isHeld
       else {
         receiveCounted(value)
         return .none  // Returned here, so that the caller's code knows it (no demand to add).
       }
       deliveryDepth += 1
-      // `handlers` holds its own retain, which is not given up while a delivery runs.
-      handlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+      // The closures are not released while a delivery runs.
+      handlers.receive(value)
       deliveryDepth -= 1
       if deliveryDepth == 0, releasesHandlersAfterDelivery { releaseHandlersAfterDelivery() }
       return .none
@@ -199,8 +194,8 @@ extension Subscribers {
       let before = state.wrappingAdd(SinkState.delivery, ordering: .acquiringAndReleasing)
         .oldValue
       // Not terminated when counted: the closures stay until this delivery ends.
-      if before & SinkState.terminated == 0, let handlers {
-        handlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+      if before & SinkState.terminated == 0 {
+        handlers.receive(value)
       }
       endCountedDelivery()
     }
@@ -246,7 +241,7 @@ extension Subscribers {
         ).oldValue
       }
       guard before & SinkState.terminated == 0 else { return }
-      handlers?._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
+      handlers.receive(completion: completion)
       // Break cycles through the closures (`self.c = p.sink { self.x = $0 }`), but not under
       // a `receiveValue` call that is still running (a completion sent from inside it).
       if before & SinkState.reportsDetach == 0 {
@@ -271,9 +266,8 @@ extension Subscribers {
     /// Releases the closures, for the caller that claimed the release.
     @inlinable
     func releaseClaimedHandlers() {
-      let released = handlers
-      handlers = nil
-      released?.release()
+      let released = handlers.take()
+      _ = consume released  // dropped once `handlers` no longer refers to the closures
     }
 
     /// The upstream forgot this sink: no delivery runs on another thread and none will start,

@@ -55,7 +55,9 @@ extension Publishers {
       // One object per subscription: the core's operator driver, whose status already decides
       // once, under its lock, that the subscription has ended (a cancel racing a completion
       // included), and tells the logic so (`ended()`).
-      upstream.subscribe(
+      // `subscribeInlined`: the upstream's `subscribe` stays specialized however long the chain
+      // before it is (see its documentation).
+      upstream.subscribeInlined(
         OperatorDriver(
           HandleCleanupLogic<Output, Failure>(cleanup: cleanup), downstream: subscriber))
     }

@@ -18,6 +18,9 @@ final class RetentionBook: @unchecked Sendable {
   private struct Entry {
     /// The store attachment the dispatch came through.
     let attachment: UInt64
+    /// What the dispatch's pipelines dispatch and clean up through; offered as the spare when
+    /// the entry is released.
+    let pipelines: RetainedPipelines
     /// `cleanup()` calls so far.
     var cleanups = 0
     /// The number of stored cancellables, once the body has returned.
@@ -34,6 +37,10 @@ final class RetentionBook: @unchecked Sendable {
   /// An empty set that keeps the storage of a released dispatch's cancellables, handed to the
   /// next body to store into: a body storing a pipeline or two then allocates nothing.
   private var spare: Set<AnyCancellable> = []
+  /// The ``RetainedPipelines`` of a released dispatch, reused by the next dispatch if nothing
+  /// else references it by then (its pipelines have been freed): a round trip then allocates
+  /// no object of its own here.
+  private var sparePipelines: RetainedPipelines?
 
   /// The largest set kept as the spare: a body that stored many pipelines does not leave its
   /// storage behind for good.
@@ -51,15 +58,37 @@ final class RetentionBook: @unchecked Sendable {
     }
   }
 
-  /// Opens an entry for a dispatch that is about to run its body; returns its id. `cancellables`
-  /// (empty) receives the spare's storage, if there is one, for the body to store into.
-  func open(attachment: UInt64, lending cancellables: inout Set<AnyCancellable>) -> UInt64 {
+  /// Opens an entry for a dispatch that is about to run its body; returns what its pipelines
+  /// dispatch and clean up through, which knows the entry's id. `cancellables` (empty) receives
+  /// the spare's storage, if there is one, for the body to store into.
+  func open(
+    attachment: UInt64, dispatch: @escaping Dispatch, source: ActionSource,
+    lending cancellables: inout Set<AnyCancellable>
+  ) -> RetainedPipelines {
     lock.withLock {
       nextID += 1
-      entries[nextID] = Entry(attachment: attachment)
+      let pipelines: RetainedPipelines
+      // Unique: no pipeline, closure or thread references the spare any more, and only this
+      // book hands it out, so nobody can read it while it changes.
+      if isKnownUniquelyReferenced(&sparePipelines), let spare = sparePipelines {
+        spare.reuse(entry: nextID, dispatch: dispatch, source: source)
+        pipelines = spare
+      } else {
+        pipelines = RetainedPipelines(book: self, entry: nextID, dispatch: dispatch, source: source)
+      }
+      // Taken, or dropped if something still references it (a closure kept beyond its
+      // pipeline): the next released dispatch offers another.
+      sparePipelines = nil
+      entries[nextID] = Entry(attachment: attachment, pipelines: pipelines)
       swap(&cancellables, &spare)
-      return nextID
+      return pipelines
     }
+  }
+
+  /// Keeps the pipelines of a released entry for the next dispatch, if no spare is kept yet.
+  /// Under `lock`.
+  private func offerSpare(_ pipelines: RetainedPipelines) {
+    if sparePipelines == nil { sparePipelines = pipelines }
   }
 
   /// Releases what `cancellables` holds (and so cancels it), outside the lock, then keeps the
@@ -84,7 +113,10 @@ final class RetentionBook: @unchecked Sendable {
   ) {
     let released = lock.withLock { () -> Bool in
       guard var entry = entries.removeValue(forKey: id) else { return true }
-      if entry.cleanups >= cancellables.count { return true }
+      if entry.cleanups >= cancellables.count {
+        offerSpare(entry.pipelines)
+        return true
+      }
       entry.stored = cancellables.count
       swap(&entry.cancellables, &cancellables)
       entry.tracked = tracked
@@ -112,6 +144,7 @@ final class RetentionBook: @unchecked Sendable {
       }
       retained -= 1
       swap(&cancellables, &entry.cancellables)
+      offerSpare(entry.pipelines)
       return .some(entry.tracked)
     }
     guard let tracked = released else { return }
@@ -121,15 +154,19 @@ final class RetentionBook: @unchecked Sendable {
 
   /// Cancels and releases everything retained for a store that is gone.
   func releaseAll(attachment: UInt64) {
-    let released = lock.withLock { () -> [Entry] in
+    let (released, droppedSpare) = lock.withLock { () -> ([Entry], RetainedPipelines?) in
       var released: [Entry] = []
       for (id, entry) in entries where entry.attachment == attachment {
         entries[id] = nil
         if entry.stored != nil { retained -= 1 }
         released.append(entry)
       }
-      return released
+      // The spare may hold this store's `dispatch`: dropped with the store (released outside
+      // the lock).
+      defer { self.sparePipelines = nil }
+      return (released, sparePipelines)
     }
+    _ = droppedSpare  // released here, outside the lock
     for entry in released {
       for cancellable in entry.cancellables {
         cancellable.cancel()
@@ -159,11 +196,12 @@ final class RetentionBook: @unchecked Sendable {
       getState: @escaping @Sendable () -> State?
     ) {
       var cancellables: Set<AnyCancellable> = []
-      let entry = book.open(attachment: id, lending: &cancellables)
       let source = action.source
-      // One object behind both closures, each of which then captures only it.
-      let pipelines = RetainedPipelines(
-        book: book, entry: entry, dispatch: dispatch, source: source)
+      // One object behind both closures, each of which then captures only it; reused from an
+      // earlier dispatch when its pipelines are gone.
+      let pipelines = book.open(
+        attachment: id, dispatch: dispatch, source: source, lending: &cancellables)
+      let entry = pipelines.entry
       action.body(
         { pipelines.dispatch($0) }, getState, &cancellables, { pipelines.cleanup() })
       let tracked =
@@ -178,14 +216,27 @@ final class RetentionBook: @unchecked Sendable {
 
 /// What the pipelines of one retained publisher action dispatch through, and how they report
 /// a cleanup to the book (held weakly, as the book holds the pipelines).
-private final class RetainedPipelines: Sendable {
+///
+/// The book reuses the object of a released dispatch for a later one
+/// (``reuse(entry:dispatch:source:)``), only while it holds the one reference to it.
+final class RetainedPipelines: @unchecked Sendable {
+  // @unchecked Sendable: `entry`, `send` and `source` change only in `reuse`, which the book
+  // calls under its lock while it holds the only reference to this object (no pipeline or
+  // closure can read them then); the closures that read them are handed out after it.
   private weak let book: RetentionBook?
-  private let entry: UInt64
-  private let send: Dispatch
-  private let source: ActionSource
+  private(set) var entry: UInt64
+  private var send: Dispatch
+  private var source: ActionSource
 
   init(book: RetentionBook, entry: UInt64, dispatch: @escaping Dispatch, source: ActionSource) {
     self.book = book
+    self.entry = entry
+    send = dispatch
+    self.source = source
+  }
+
+  /// Makes this object serve the dispatch `entry`. Only while nothing else references it.
+  func reuse(entry: UInt64, dispatch: @escaping Dispatch, source: ActionSource) {
     self.entry = entry
     send = dispatch
     self.source = source
