@@ -6,7 +6,7 @@
 /// ``MergeSubscription``): with an `any Subscription` in it, every copy and assignment of the
 /// input in place ran value witnesses and cost more than the array's allocation (issue 30).
 @usableFromInline
-struct MergeInputList: RandomAccessCollection, MutableCollection {
+struct MergeInputList: RandomAccessCollection {
   /// The first input, or ``MergeInputState/none`` when the list is empty (not an optional,
   /// so that the subscript yields it in place).
   @usableFromInline
@@ -32,18 +32,18 @@ struct MergeInputList: RandomAccessCollection, MutableCollection {
   @inlinable
   var endIndex: Int { head.id < 0 ? 0 : 1 &+ tail.count }
 
-  /// Read and changed in place (`_modify`): a getter and setter copied the input, a retain
-  /// and a release of its subscription, for every value of a merge.
+  /// Read only: changed in place through ``update(at:_:)`` (a `_modify` accessor, not
+  /// inlined, allocated its coroutine frame; a setter copied the input, a retain and a release
+  /// of its subscription).
   @inlinable
   subscript(position: Int) -> MergeInputState {
-    get { position == 0 ? head : tail[position &- 1] }
-    _modify {
-      if position == 0 {
-        yield &head
-      } else {
-        yield &tail[position &- 1]
-      }
-    }
+    position == 0 ? head : tail[position &- 1]
+  }
+
+  /// Changes the input at `position` in place.
+  @inlinable
+  mutating func update(at position: Int, _ body: (inout MergeInputState) -> Void) {
+    if position == 0 { body(&head) } else { body(&tail[position &- 1]) }
   }
 
   /// Adds `input` last.

@@ -250,7 +250,7 @@ struct MergeStateMachine<Output, Failure: Error> {
     guard kind == .flatMap, let index = index(of: id), inputs[index].granted != .unlimited else {
       return Subscribers.Demand.none
     }
-    inputs[index].granted += 1
+    inputs.update(at: index) { $0.granted += 1 }
     return .max(1)
   }
 
@@ -267,11 +267,11 @@ struct MergeStateMachine<Output, Failure: Error> {
       break
     case .flatMap:
       if inputs[index].granted != .unlimited {
-        inputs[index].granted += 1
+        inputs.update(at: index) { $0.granted += 1 }
         returned = .max(1)
       }
     case .switchToLatest:
-      inputs[index].granted += more
+      inputs.update(at: index) { $0.granted += more }
       returned = more
     }
     var action = didDeliver(requesting: more)
@@ -326,15 +326,15 @@ struct MergeStateMachine<Output, Failure: Error> {
     guard isActive, let index = index(of: id), inputs[index].subscription == nil else {
       return .cancel
     }
-    inputs[index].subscription = subscription
+    inputs.update(at: index) { $0.subscription = subscription }
     if case .flatMap = mode {
       let grant: Subscribers.Demand = demand == .unlimited ? .unlimited : .max(1)
-      inputs[index].granted = grant
+      inputs.update(at: index) { $0.granted = grant }
       return .request(grant)
     }
     let free = freeDemand
     guard free > 0 else { return .keep }
-    inputs[index].granted = free
+    inputs.update(at: index) { $0.granted = free }
     return .request(free)
   }
 
@@ -344,7 +344,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   @inlinable
   mutating func receive(_ value: Output, fromInput id: Int) -> Arrival {
     guard isActive, let index = index(of: id) else { return .dropped }
-    if inputs[index].granted != .unlimited { inputs[index].granted -= 1 }
+    if inputs[index].granted != .unlimited { inputs.update(at: index) { $0.granted -= 1 } }
     if !isDelivering, demand > 0 {
       // Not delivering with demand left means the buffer is empty: nothing overtakes it.
       demand -= 1
@@ -367,7 +367,7 @@ struct MergeStateMachine<Output, Failure: Error> {
     bufferSources.append(covered ? -1 : id)
     assertInvariants()
     guard covered else { return .buffered(.none) }
-    inputs[index].granted += 1
+    inputs.update(at: index) { $0.granted += 1 }
     return .buffered(.max(1))
   }
 
@@ -510,7 +510,7 @@ struct MergeStateMachine<Output, Failure: Error> {
           let subscription = inputs[index].subscription,
           inputs[index].granted != .unlimited
         {
-          inputs[index].granted += 1
+          inputs.update(at: index) { $0.granted += 1 }
           action.request.append((subscription, .max(1)))
         }
         demand -= 1
