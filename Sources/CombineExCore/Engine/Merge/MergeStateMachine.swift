@@ -90,8 +90,8 @@ struct MergeStateMachine<Output, Failure: Error> {
   struct Action {
     @inlinable
     init(
-      cancel: [any Subscription] = [],
-      request: [(subscription: any Subscription, demand: Subscribers.Demand)] = [],
+      cancel: [MergeSubscription] = [],
+      request: [(subscription: MergeSubscription, demand: Subscribers.Demand)] = [],
       deliver: Delivery? = nil
     ) {
       self.cancel = cancel
@@ -106,10 +106,10 @@ struct MergeStateMachine<Output, Failure: Error> {
 
     /// Subscriptions to cancel.
     @usableFromInline
-    var cancel: [any Subscription] = []
+    var cancel: [MergeSubscription] = []
     /// Demand to request from inputs or from the upstream.
     @usableFromInline
-    var request: [(subscription: any Subscription, demand: Subscribers.Demand)] = []
+    var request: [(subscription: MergeSubscription, demand: Subscribers.Demand)] = []
     /// If set, the caller is now the deliverer and sends this downstream.
     @usableFromInline
     var deliver: Delivery?
@@ -145,12 +145,12 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// predictable order). Identifiers are never reused, so a late event from a removed input is
   /// recognised and ignored.
   @usableFromInline
-  var inputs: [Input] = []
+  var inputs = MergeInputList()
   @usableFromInline
   var nextInputID = 0
   /// The upstream's subscription (flatMap and switchToLatest), until it completes.
   @usableFromInline
-  var upstream: (any Subscription)?
+  var upstream: MergeSubscription?
   /// Whether the upstream finished (always true for a fixed merge).
   @usableFromInline
   var upstreamFinished = false
@@ -165,7 +165,7 @@ struct MergeStateMachine<Output, Failure: Error> {
     }
     if case .fixed(let count) = mode {
       upstreamFinished = true
-      inputs = (0..<count).map { Input(id: $0) }
+      inputs = MergeInputList(count: count)
       nextInputID = count
     }
   }
@@ -250,7 +250,7 @@ struct MergeStateMachine<Output, Failure: Error> {
     guard kind == .flatMap, let index = index(of: id), inputs[index].granted != .unlimited else {
       return Subscribers.Demand.none
     }
-    inputs[index].granted += 1
+    inputs.update(at: index) { $0.granted += 1 }
     return .max(1)
   }
 
@@ -267,11 +267,11 @@ struct MergeStateMachine<Output, Failure: Error> {
       break
     case .flatMap:
       if inputs[index].granted != .unlimited {
-        inputs[index].granted += 1
+        inputs.update(at: index) { $0.granted += 1 }
         returned = .max(1)
       }
     case .switchToLatest:
-      inputs[index].granted += more
+      inputs.update(at: index) { $0.granted += more }
       returned = more
     }
     var action = didDeliver(requesting: more)
@@ -281,7 +281,7 @@ struct MergeStateMachine<Output, Failure: Error> {
 
   /// The downstream cancelled: returns the subscriptions to cancel.
   @inlinable
-  mutating func cancel() -> [any Subscription] {
+  mutating func cancel() -> [MergeSubscription] {
     switch state {
     case .active, .finishing:
       state = .terminated
@@ -303,11 +303,11 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// switchToLatest, the subscription of the input it replaces (to cancel). Returns `nil` once
   /// the merge is over: the new publisher is then not subscribed.
   @inlinable
-  mutating func addInput() -> (id: Int, replaced: [any Subscription])? {
+  mutating func addInput() -> (id: Int, replaced: [MergeSubscription])? {
     guard isActive else { return nil }
-    var replaced: [any Subscription] = []
+    var replaced: [MergeSubscription] = []
     if case .switchToLatest = mode {
-      replaced = inputs.compactMap(\.subscription)
+      replaced = inputs.subscriptions
       inputs.removeAll()
     }
     let id = nextInputID
@@ -321,20 +321,20 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// reply, not an ``Action``: see ``MergeSubscriptionReply``).
   @inlinable
   mutating func receive(
-    subscription: any Subscription, forInput id: Int
+    subscription: MergeSubscription, forInput id: Int
   ) -> MergeSubscriptionReply {
     guard isActive, let index = index(of: id), inputs[index].subscription == nil else {
       return .cancel
     }
-    inputs[index].subscription = subscription
+    inputs.update(at: index) { $0.subscription = subscription }
     if case .flatMap = mode {
       let grant: Subscribers.Demand = demand == .unlimited ? .unlimited : .max(1)
-      inputs[index].granted = grant
+      inputs.update(at: index) { $0.granted = grant }
       return .request(grant)
     }
     let free = freeDemand
     guard free > 0 else { return .keep }
-    inputs[index].granted = free
+    inputs.update(at: index) { $0.granted = free }
     return .request(free)
   }
 
@@ -344,7 +344,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   @inlinable
   mutating func receive(_ value: Output, fromInput id: Int) -> Arrival {
     guard isActive, let index = index(of: id) else { return .dropped }
-    if inputs[index].granted != .unlimited { inputs[index].granted -= 1 }
+    if inputs[index].granted != .unlimited { inputs.update(at: index) { $0.granted -= 1 } }
     if !isDelivering, demand > 0 {
       // Not delivering with demand left means the buffer is empty: nothing overtakes it.
       demand -= 1
@@ -367,7 +367,7 @@ struct MergeStateMachine<Output, Failure: Error> {
     bufferSources.append(covered ? -1 : id)
     assertInvariants()
     guard covered else { return .buffered(.none) }
-    inputs[index].granted += 1
+    inputs.update(at: index) { $0.granted += 1 }
     return .buffered(.max(1))
   }
 
@@ -399,7 +399,7 @@ struct MergeStateMachine<Output, Failure: Error> {
   /// even zero, as in Combine) or for every value (switchToLatest). Returns what to do with
   /// the subscription (see ``MergeSubscriptionReply``).
   @inlinable
-  mutating func receiveUpstream(subscription: any Subscription) -> MergeSubscriptionReply {
+  mutating func receiveUpstream(subscription: MergeSubscription) -> MergeSubscriptionReply {
     guard isActive, upstream == nil, !upstreamFinished else {
       return .cancel
     }
@@ -432,7 +432,11 @@ struct MergeStateMachine<Output, Failure: Error> {
   // MARK: Helpers
 
   /// The position of input `id` in `inputs` (sorted by identifier), if it is live.
+  ///
+  /// Always inlined: the machine is loadable (no existentials in it), and a call copied all
+  /// of it (a `memcpy` for every value of a merge).
   @inlinable
+  @inline(__always)
   func index(of id: Int) -> Int? {
     // Inputs are usually removed oldest first (or not at all), so input `id` sits at its
     // distance from the first live one: check there before searching.
@@ -462,21 +466,19 @@ struct MergeStateMachine<Output, Failure: Error> {
     demand += more
     if case .flatMap = mode {
       guard demand == .unlimited else { return }
-      for index in inputs.indices {
-        let input = inputs[index]
-        guard let subscription = input.subscription, input.granted != .unlimited else { continue }
+      inputs.updateEach { input in
+        guard let subscription = input.subscription, input.granted != .unlimited else { return }
         action.request.append((subscription, .unlimited))
-        inputs[index].granted = .unlimited
+        input.granted = .unlimited
       }
       return
     }
     let free = freeDemand
     guard free > 0 else { return }
-    for index in inputs.indices {
-      let input = inputs[index]
-      guard let subscription = input.subscription, input.granted < free else { continue }
+    inputs.updateEach { input in
+      guard let subscription = input.subscription, input.granted < free else { return }
       action.request.append((subscription, free - input.granted))
-      inputs[index].granted = free
+      input.granted = free
     }
   }
 
@@ -508,7 +510,7 @@ struct MergeStateMachine<Output, Failure: Error> {
           let subscription = inputs[index].subscription,
           inputs[index].granted != .unlimited
         {
-          inputs[index].granted += 1
+          inputs.update(at: index) { $0.granted += 1 }
           action.request.append((subscription, .max(1)))
         }
         demand -= 1
@@ -565,7 +567,7 @@ struct MergeStateMachine<Output, Failure: Error> {
 
   /// Forgets every input, the upstream and the buffer; returns the subscriptions to cancel.
   @inlinable
-  mutating func releaseEverything() -> [any Subscription] {
+  mutating func releaseEverything() -> [MergeSubscription] {
     clearBuffer()
     return releaseInputs()
   }
@@ -579,8 +581,8 @@ struct MergeStateMachine<Output, Failure: Error> {
 
   /// Forgets every input and the upstream; returns their subscriptions, to cancel.
   @inlinable
-  mutating func releaseInputs() -> [any Subscription] {
-    var subscriptions = inputs.compactMap(\.subscription)
+  mutating func releaseInputs() -> [MergeSubscription] {
+    var subscriptions = inputs.subscriptions
     if let upstream { subscriptions.append(upstream) }
     inputs.removeAll()
     upstream = nil
@@ -655,18 +657,23 @@ enum MergeMode {
 @usableFromInline
 struct MergeInputState {
   @inlinable
-  init(id: Int, subscription: (any Subscription)? = nil, granted: Subscribers.Demand = .none) {
+  init(id: Int, subscription: MergeSubscription? = nil, granted: Subscribers.Demand = .none) {
     self.id = id
     self.subscription = subscription
     self.granted = granted
   }
+
+  /// The placeholder of an empty ``MergeInputList``'s first input (no input has a negative
+  /// identifier).
+  @inlinable
+  static var none: MergeInputState { MergeInputState(id: -1) }
 
   /// Its identifier: inputs are numbered in the order they were added.
   @usableFromInline
   let id: Int
   /// Its subscription, once it arrived.
   @usableFromInline
-  var subscription: (any Subscription)?
+  var subscription: MergeSubscription?
   /// What it was asked for and has not delivered yet.
   @usableFromInline
   var granted = Subscribers.Demand.none

@@ -30,7 +30,8 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
   /// stored property that is generic but not one of the class's parameters: as a stored
   /// `Fields`, about 110 instructions per merge (issue 30). A stored property whose type is not
   /// generic costs nothing there. (The specialized destroy still runs `Fields`' value witness,
-  /// its metadata cached: the machine holds existentials, so it is not loadable.)
+  /// its metadata cached: the compiler's outlined destroy of the struct goes through it, even
+  /// now that the machine holds no existentials, see ``MergeSubscription``.)
   @inlinable
   var fields: Fields {
     unsafeAddress { UnsafePointer(fieldsPointer) }
@@ -221,9 +222,9 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   @inlinable
   func receive(subscription: any Subscription, forInput id: Int) {
+    let kept = MergeSubscription(subscription)  // Outside the lock: it may allocate a box.
     answer(
-      subscription,
-      lock.withLock { fields.machine.receive(subscription: subscription, forInput: id) })
+      subscription, lock.withLock { fields.machine.receive(subscription: kept, forInput: id) })
   }
 
   @inlinable
@@ -268,8 +269,8 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   @inlinable
   func receiveUpstream(subscription: any Subscription) {
-    answer(
-      subscription, lock.withLock { fields.machine.receiveUpstream(subscription: subscription) })
+    let kept = MergeSubscription(subscription)  // Outside the lock: it may allocate a box.
+    answer(subscription, lock.withLock { fields.machine.receiveUpstream(subscription: kept) })
   }
 
   @inlinable
@@ -300,7 +301,7 @@ final class MergeStorage<Downstream: Subscriber>: Subscription, CustomStringConv
 
   @inlinable
   func handleCancel() {
-    let subscriptions = lock.withLock { () -> [any Subscription] in
+    let subscriptions = lock.withLock { () -> [MergeSubscription] in
       fields.downstream = nil
       return fields.machine.cancel()
     }

@@ -318,6 +318,26 @@ struct FlatMapTests {
 
   // MARK: Cancel
 
+  @Test("subscriptions that are structs, not classes, are asked and cancelled as classes are")
+  func structSubscriptionsAreAskedAndCancelled() {
+    let upstream = StructSubscriptionPublisher()
+    let inners = [StructSubscriptionPublisher(), StructSubscriptionPublisher()]
+    let recorder = upstream.flatMap(maxPublishers: .max(2)) { inners[$0] }
+      .record(initialDemand: .max(1))
+    #expect(upstream.log.requests == [.max(2)])
+    _ = upstream.log.send?(0)
+    _ = upstream.log.send?(1)
+    #expect(inners.map(\.log.requests) == [[.max(1)], [.max(1)]])
+    #expect(inners[1].log.send?(7) == .max(1))  // delivered: its receive asks for one more
+    recorder.request(.unlimited)  // every inner is asked for unlimited, through the merge
+    #expect(inners.map(\.log.requests) == [[.max(1), .unlimited], [.max(1), .unlimited]])
+    recorder.cancel()
+    #expect(upstream.log.cancels == 1)
+    #expect(inners.map(\.log.cancels) == [1, 1])
+    #expect(recorder.values == [7])
+    for publisher in [upstream] + inners { publisher.log.send = nil }
+  }
+
   @Test("cancel reaches the upstream and every inner publisher; nothing follows it")
   func cancelReachesEverything() {
     let upstream = PassthroughSubject<Int, Never>()
@@ -599,4 +619,36 @@ private struct LargeError: Error, Equatable {
   }
 
   static func == (lhs: LargeError, rhs: LargeError) -> Bool { lhs.code == rhs.code }
+}
+
+/// A publisher whose subscription is a struct (Combine's and CombineEx's are classes), which
+/// records what it is asked in `log` and lets the test send values to its subscriber.
+private struct StructSubscriptionPublisher: Publisher {
+  typealias Output = Int
+  typealias Failure = Never
+
+  let log = StructSubscriptionLog()
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    log.send = { subscriber.receive($0) }
+    subscriber.receive(subscription: StructSubscription(log: log))
+  }
+}
+
+/// What a ``StructSubscription`` was asked (a test runs on one thread).
+private final class StructSubscriptionLog {
+  var requests: [Subscribers.Demand] = []
+  var cancels = 0
+  /// Sends a value to the subscriber; set to `nil` at the end of a test (it holds the
+  /// subscriber).
+  var send: ((Int) -> Subscribers.Demand)?
+}
+
+private struct StructSubscription: Subscription {
+  let log: StructSubscriptionLog
+  let combineIdentifier = CombineIdentifier()
+
+  func request(_ demand: Subscribers.Demand) { log.requests.append(demand) }
+
+  func cancel() { log.cancels += 1 }
 }
