@@ -3,7 +3,7 @@ import Synchronization
 
 extension Property {
   /// Attaches a subscriber with closure-based behavior, which receives the current value, then
-  /// every change, until the returned ``AnyCancellable`` is cancelled or deinitialized.
+  /// every change, until the returned `AnyCancellable` is cancelled or deinitialized.
   ///
   /// ```swift
   /// let celsius = MutableProperty(20)
