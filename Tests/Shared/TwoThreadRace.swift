@@ -12,6 +12,10 @@ struct TwoThreadRaceResult: Sendable {
   var failures: [String] = []
   /// Whether a worker thread did not come back within the bound (it is then abandoned).
   var timedOut = false
+  /// Where each worker was when the race timed out: inside a round's action (the code under
+  /// test did not return: a hang) or waiting to start one (the machine did not run the two
+  /// threads together: starvation).
+  var whereWorkersWere = ""
 
   /// "3 of 20000 rounds failed: 0, finished (2×); 0 (1×)", for a failure message.
   var summary: String {
@@ -19,7 +23,8 @@ struct TwoThreadRaceResult: Sendable {
     for failure in failures { counts[failure, default: 0] += 1 }
     let outcomes = counts.sorted { $0.value > $1.value }.map { "\($0.key) (\($0.value)×)" }
     return "\(failures.count) of \(rounds) rounds failed: "
-      + outcomes.joined(separator: "; ") + (timedOut ? "; a thread timed out" : "")
+      + outcomes.joined(separator: "; ")
+      + (timedOut ? "; a thread timed out (\(whereWorkersWere))" : "")
   }
 }
 
@@ -74,6 +79,10 @@ private final class TwoThreadRace<Round: Sendable>: Sendable {
   /// The round the first worker has started (the second starts it too when it sees it).
   let startedRound = Atomic<Int>(0)
   let finishedBatches = Atomic<Int>(0)
+  /// Where each worker is, for the report of a timeout: `2 * round + 1` inside round `round`'s
+  /// action, `2 * round` once it returned (0: no round yet).
+  let firstWorkerAt = Atomic<Int>(0)
+  let secondWorkerAt = Atomic<Int>(0)
   let rounds = LockedBox<[Round]>([])
   let seconds: Double
   let workers: [@Sendable (Round) -> Void]
@@ -105,6 +114,9 @@ private final class TwoThreadRace<Round: Sendable>: Sendable {
         waitWhileRoundsStart(until: { finishedBatches.load(ordering: .acquiring) == 2 * number })
       else {
         result.timedOut = true
+        result.whereWorkersWere =
+          "batch \(number): first worker \(describe(firstWorkerAt)), "
+          + "second worker \(describe(secondWorkerAt))"
         return result
       }
       for round in objects {
@@ -136,7 +148,9 @@ private final class TwoThreadRace<Round: Sendable>: Sendable {
         // in length still meet there.
         let offset = (round * 7 % 601 - 300) * 10
         if (offset < 0) == (index == 0) { spin(nanoseconds: abs(offset)) }
+        mark(worker: index, at: 2 * (round + 1) + 1)
         body(objects)
+        mark(worker: index, at: 2 * (round + 1))
       }
       finishedBatches.add(1, ordering: .acquiringAndReleasing)
     }
@@ -180,6 +194,23 @@ private final class TwoThreadRace<Round: Sendable>: Sendable {
       }
     }
     return true
+  }
+
+  /// Records where worker `index` is (see ``firstWorkerAt``).
+  private func mark(worker index: Int, at position: Int) {
+    if index == 0 {
+      firstWorkerAt.store(position, ordering: .relaxed)
+    } else {
+      secondWorkerAt.store(position, ordering: .relaxed)
+    }
+  }
+
+  /// "inside round 17's action" or "after round 16's action", from a worker's position.
+  private func describe(_ position: borrowing Atomic<Int>) -> String {
+    let value = position.load(ordering: .relaxed)
+    return value % 2 == 1
+      ? "inside round \(value / 2)'s action (a hang in the code under test)"
+      : "after round \(value / 2)'s action, waiting to start the next (starvation)"
   }
 
   /// Busy-waits `nanoseconds` (a sleep would take far longer).
