@@ -9,7 +9,7 @@
 /// destroy went through its own value witness too: issue 30). Here the type travels as an
 /// existential metatype (trivial) and the subscription as `AnyObject`; `request` and `cancel`
 /// open the type and call the subscription through its own witness table. A subscription that
-/// is not a class (rare: Combine's are classes) is kept in a ``MergeSubscriptionBox``.
+/// is not a class (rare: Combine's are classes) is kept in the core's ``BoxedSubscription``.
 @usableFromInline
 struct MergeSubscription {
   /// The subscription itself (if its type is a class) or its box.
@@ -38,7 +38,7 @@ struct MergeSubscription {
   static func make<Kept: Subscription>(_ subscription: Kept) -> MergeSubscription {
     guard Kept.self is AnyObject.Type else {
       return MergeSubscription(
-        object: MergeSubscriptionBox(subscription), type: MergeSubscriptionBox.self)
+        object: BoxedSubscription(subscription), type: BoxedSubscription.self)
     }
     return MergeSubscription(
       object: unsafeBitCast(subscription, to: AnyObject.self), type: Kept.self)
@@ -69,35 +69,5 @@ extension Subscription {
   @usableFromInline
   static func cancelAsMergeSubscription(_ object: AnyObject) {
     unsafeBitCast(object, to: Self.self).cancel()
-  }
-}
-
-/// A subscription that is not a class, kept by a ``MergeSubscription``.
-@usableFromInline
-final class MergeSubscriptionBox: Subscription {
-  /// The subscription kept.
-  @usableFromInline
-  let subscription: any Subscription
-
-  /// Keeps `subscription`.
-  @usableFromInline
-  init(_ subscription: any Subscription) {
-    self.subscription = subscription
-  }
-
-  /// The kept subscription's identifier.
-  @usableFromInline
-  var combineIdentifier: CombineIdentifier { subscription.combineIdentifier }
-
-  /// Asks the kept subscription for `demand`.
-  @usableFromInline
-  func request(_ demand: Subscribers.Demand) {
-    subscription.request(demand)
-  }
-
-  /// Cancels the kept subscription.
-  @usableFromInline
-  func cancel() {
-    subscription.cancel()
   }
 }

@@ -5,7 +5,7 @@ func classBound(_ subscription: any Subscription) -> any AnyObject & Subscriptio
   subscription._classBoundSubscription ?? BoxedSubscription(subscription)
 }
 
-/// Holds a subscription that is not a class, for ``classBound(_:)``.
+/// Holds a subscription that is not a class, for ``classBound(_:)`` and ``MergeSubscription``.
 @usableFromInline
 final class BoxedSubscription: Subscription {
   @usableFromInline
